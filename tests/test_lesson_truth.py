@@ -183,3 +183,18 @@ def test_each_figure_typed_on_a_slide_is_worked_out_from_its_source(name):
         for typed, value in expected.items():
             if typed in figures:
                 assert typed == value, (lesson.path, step.title, typed, value)
+
+
+def test_a_roofline_slide_names_the_ceilings_it_draws():
+    """The roofs (and any {{ceiling …}} figure) are the shipped ceilings file's, measured on another day than the
+    session the footer names: every roofline step's footer says which, in the lesson's language."""
+    import json
+
+    from gemmviz.core.lesson.lessons import shipped_lessons, step_quoted
+    from gemmviz.core.paths import asset_files
+
+    newest = json.loads(sorted(asset_files("ceilings", ".json"), key=lambda f: f.name)[-1].read_text())
+    date = newest["date"][:10]
+    for lang, said in (("en", f"ceilings: H200, measured {date}"), ("zh", f"性能上限：H200，测量于 {date}")):
+        steps = [s for lesson in shipped_lessons(lang).values() for s in lesson.steps if s.view == "roofline"]
+        assert steps and all(said in step_quoted(s, lang) for s in steps), lang

@@ -111,6 +111,21 @@ def shipped_ceilings() -> dict[str, Any] | None:
     return check_ceilings(json.loads(files[-1].read_text(encoding="utf-8"))) if files else None
 
 
+define("lesson.quoted.ceilings", en="ceilings: {gpu}, measured {date}", zh="性能上限：{gpu}，测量于 {date}")
+
+
+def ceilings_footer(lang: str = "en") -> str | None:
+    """Where a slide's ceilings come from (its roofline's roofs, its {{ceiling …}} figures): the shipped file's GPU
+    and date, which need not be the session's; None where none is shipped."""
+    c = shipped_ceilings()
+    if not c:
+        return None
+    from gemmviz.core.session.machines import short_name
+
+    gpu = str(c.get("device") or "?")
+    return render("lesson.quoted.ceilings", lang, {"gpu": short_name(gpu) or gpu, "date": str(c.get("date", ""))[:10]})
+
+
 def ceiling_text(key: str, lang: str = "en") -> str | None:
     """A shipped ceiling as a slide writes it: 'shared' 32.9 TB/s, 'dram' 4.25 TB/s, 'shared/dram' 7.7×,
     'fp32_peak' 66.9 TFLOP/s, 'ridge' 15.7 FLOP/B; None where the file lacks it."""

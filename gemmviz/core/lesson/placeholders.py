@@ -28,6 +28,7 @@ from gemmviz.core.lesson.figures import (
     HARDWARE_PLACEHOLDERS,
     RESULT_FIGURES,
     ceiling_text,
+    ceilings_footer,
     flops_figure,
     hardware_figure,
     result_figure,
@@ -157,6 +158,10 @@ def step_quoted(
         notes.append(footer_note(_microbench(microbench), lang))
     if any(re.match(r"gpus\s", m) for m in PLACEHOLDER.findall(step.text)):
         notes.append(gpus.footer(lang))
+    if step.view == "roofline" or any(re.match(r"ceiling\s", m) for m in PLACEHOLDER.findall(step.text)):
+        ceilings = ceilings_footer(lang)  # the roofs and ceiling figures are the shipped file's, not the session's
+        if ceilings is not None:
+            notes.append(ceilings)
     kind = lesson_view(step.view)
     if kind is not None and kind.footnote is not None:
         notes.append(kind.footnote(step, results, lang))
