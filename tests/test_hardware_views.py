@@ -70,6 +70,8 @@ def test_sm_trace_uses_every_sm_and_every_block_once(qapp, session):
     assert 0 < chart.landed() < chart.blocks
     chart.set_time(chart.duration_us)
     assert chart.landed() == chart.blocks
+    # the tail is a share of the run's time, told apart from the title's share of SM-time
+    assert chart.tail_label.textItem.toPlainText() == f"tail: {chart.summary.tail_pct:.1f}% of the run"
 
 
 def test_lanes_never_overlap_on_one_sm(session):

@@ -144,7 +144,7 @@ ZH = {
     "{n} blocks": "{n} 个线程块",
     "time (µs)": "时间（µs）",
     "resident": "驻留数",
-    "tail {pct}%": "尾部 {pct}%",
+    "tail: {pct}% of the run": "尾部：运行时间的 {pct}%",
     "most at once: {n}": "同时最多：{n}",
     "No hardware counters in this session: run `gemmviz profile` on a GPU": "这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`",
     "{series} at {size}: no hardware counters": "{series}，规模 {size}：没有硬件计数器",

@@ -949,8 +949,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/trace.py" line="336" />
-        <source>tail {pct}%</source>
-        <translation>尾部 {pct}%</translation>
+        <source>tail: {pct}% of the run</source>
+        <translation>尾部：运行时间的 {pct}%</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/trace.py" line="378" />
@@ -1295,33 +1295,33 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="59" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="60" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="59" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="60" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/background.py" line="141" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="268" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="273" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="322" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
         <source>a cell per thread</source>
         <translation>每个线程一⁠格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="556" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="561" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="556" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="561" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
@@ -1339,18 +1339,18 @@ model</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="321" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="326" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="321" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="326" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/block.py" line="349" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="442" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="447" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
@@ -1690,7 +1690,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/handout.py" line="131" />
-        <location filename="../../gemmviz/ui/lesson/render.py" line="198" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="200" />
         <source>step {i} / {n}</source>
         <translation>第 {i} / {n} 步</translation>
     </message>
@@ -1700,7 +1700,7 @@ model</source>
         <translation>{title}：讲义</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/lesson/render.py" line="111" />
+        <location filename="../../gemmviz/ui/lesson/render.py" line="113" />
         <source>Data: {0}</source>
         <translation>数据：{0}</translation>
     </message>

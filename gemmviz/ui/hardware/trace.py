@@ -333,7 +333,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         )
         self.sms_plot.addItem(tail)
         label = pg.TextItem(
-            tr("tail {pct}%").format(pct=f"{s.tail_pct:.1f}"),
+            tr("tail: {pct}% of the run").format(pct=f"{s.tail_pct:.1f}"),  # of time, not SM-time (the title's)
             color=theme.foreground,
             anchor=(1, 0),
             fill=pg.mkBrush(theme.background + "D0"),
