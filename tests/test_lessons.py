@@ -515,3 +515,21 @@ def test_notes_are_written_for_a_reader_not_for_the_presenters_keys():
         for lesson in by_lang.values():
             for s in lesson.steps:
                 assert not keys.search(s.notes), (lesson.path, s.title, keys.search(s.notes).group(0))
+
+
+def test_a_single_timed_run_is_marked_not_called_a_median():
+    """The CPU loop at 2048³ and 4096³ was timed once (repeats 1): its cells are marked '*', the others are not,
+    and the table says what the mark means; published figures (one number each) are never marked."""
+    from gemmviz.core.lesson.lessons import lesson_session, step_table
+    from gemmviz.core.lesson.tables import ONE_RUN
+
+    lesson = shipped_lessons()["seed000"]
+    (step,) = [s for s in lesson.steps if s.title == "The seed's table, measured"]
+    source = lesson_session(lesson)
+    table = step_table(step, list(source.results), "en", source.how)
+    rows = dict(table.rows)
+    assert [c.time.endswith(ONE_RUN) for c in rows["cpu-naive"]] == [False, True, True]
+    assert not any(c.time.endswith(ONE_RUN) for name, cells in table.rows if name != "cpu-naive" for c in cells)
+    assert table.one_run
+    published = step_table(step, list(source.results), "en", "published")
+    assert not published.one_run

@@ -295,6 +295,7 @@ ZH = {
     "step {i} / {n}": "第 {i} / {n} 步",
     "Data: {0}": "数据：{0}",
     "Median time per product; × = times faster than the {baseline} at the same size": "每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍",
+    "; * one timed run, not a median": "；* 只计时一次，不是中位数",
     # ---- the Exercise tab ----
     "Check cancelled.": "检查已取消。",
     "The check failed: {0}": "检查失败：{0}",

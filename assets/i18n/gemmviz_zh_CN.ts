@@ -1830,6 +1830,11 @@ model</source>
         <translation>每次矩阵乘法的中位时间；倍数 = 在同一规模下速度是 {baseline} 的多少倍</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/lesson/seed_table.py" line="155" />
+        <source>; * one timed run, not a median</source>
+        <translation>；* 只计时一次，不是中位数</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/lesson/lesson_view.py" line="218" />
         <source>R measures these kernels live on {gpu}</source>
         <translation>按 R 在 {gpu} 上实时测量这些核函数</translation>

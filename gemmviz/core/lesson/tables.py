@@ -23,6 +23,7 @@ define("lesson.how.replayed", en="replayed", zh="回放记录")
 define("lesson.how.published", en="published", zh="已发表")
 define("lesson.times.same", en="1×", zh="1 倍")
 NO_TIME = "—"  # a cell where the results have no valid run
+ONE_RUN = "*"  # after a time that is a single run's, not a median of several (the CPU loop's largest sizes)
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,24 @@ class StepTable:
     baseline_label: str
     growth: bool = False  # × is each time over the size before's (a table with published rows beside)
 
+    @property
+    def one_run(self) -> bool:
+        """Whether a cell's time is a single run's (marked ONE_RUN): the caption says what the mark means."""
+        return any(c.time.endswith(ONE_RUN) for _name, cells in self.rows for c in cells)
+
 
 def _ms(r: Result | None) -> float | None:
     return None if r is None else r.median_ms
+
+
+def _time(r: Result | None, lang: str, measured: bool = True) -> str:
+    """A cell's time: the median, marked ONE_RUN where the engine timed one run only (`measured`: a recording of
+    ours, not published figures, which are one number each); NO_TIME without a valid run."""
+    ms = _ms(r)
+    if not ms:
+        return NO_TIME
+    one = measured and r is not None and r.repeats == 1 and len(r.samples_ms) == 1
+    return duration(ms, lang) + (ONE_RUN if one else "")
 
 
 def step_table(step: Step, results: list[Result], lang: str = "en", how: str | None = None) -> StepTable:
@@ -65,7 +81,7 @@ def step_table(step: Step, results: list[Result], lang: str = "en", how: str | N
                 times = render("lesson.times.same", lang)
             else:
                 times = ratio(base_ms / ms, lang) if ms and base_ms else ""
-            cells.append(TableCell(duration(ms, lang) if ms else NO_TIME, times))
+            cells.append(TableCell(_time(r, lang, how != "published"), times))
         rows.append((series_name(ref.variant, dict(ref.params)), tuple(cells)))
     return StepTable(tuple(step.sizes), tuple(rows), b.label)
 
@@ -82,14 +98,15 @@ def published_session(name: str) -> Session:
 
 
 def _growth_row(
-    label: str, ref: SeriesRef, sizes: tuple[int, ...], results: list[Result], lang: str
+    label: str, ref: SeriesRef, sizes: tuple[int, ...], results: list[Result], lang: str, measured: bool
 ) -> tuple[str, tuple[TableCell, ...]]:
     cells: list[TableCell] = []
     before: float | None = None
     for n in sizes:
-        ms = _ms(best(results, ref, n))
+        r = best(results, ref, n)
+        ms = _ms(r)
         grew = ratio(ms / before, lang) if ms and before else ""
-        cells.append(TableCell(duration(ms, lang) if ms else NO_TIME, grew))
+        cells.append(TableCell(_time(r, lang, measured), grew))
         before = ms
     return label, tuple(cells)
 
@@ -106,9 +123,11 @@ def _beside_table(step: Step, results: list[Result], lang: str, how: str | None 
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
         kind = how_words("published", lang)
-        rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang))
+        rows.append(_growth_row(f"{name}, {where} ({kind})", ref, step.sizes, list(published.results), lang, False))
     words = how_words(how, lang)
     for ref in step.series:
         name = series_name(ref.variant, dict(ref.params))
-        rows.append(_growth_row(f"{name}, {words}" if words else name, ref, step.sizes, results, lang))
+        rows.append(
+            _growth_row(f"{name}, {words}" if words else name, ref, step.sizes, results, lang, how != "published")
+        )
     return StepTable(tuple(step.sizes), tuple(rows), "", growth=True)

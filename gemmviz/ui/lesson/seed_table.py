@@ -151,6 +151,8 @@ def draw_table(painter: QPainter, rect: QRectF, table: StepTable, theme: Theme) 
             baseline=tr(table.baseline_label)
         )
     )
+    if table.one_run:
+        caption += tr("; * one timed run, not a median")
     caption = re.sub(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])", "", caption)  # "CPU 循环 的": no space between hanzi
     cap = QRectF(x0, y + 0.3 * line, max(width, 1.0), QFontMetricsF(small).height() * 1.2)
     metrics = QFontMetricsF(small)
