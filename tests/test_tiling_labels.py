@@ -47,3 +47,4 @@ def test_a_heading_of_the_counters_heads_its_own_column():
     assert first == lines[:4] and second[0] == "this block so far:" and second[1:] == lines[5:]
     assert column_lines(lines, 2) == [lines[:5], lines[5:]]  # without weights: halves, as before
     assert column_lines(lines, 1, bold) == [lines]
+    assert column_lines(lines, 2, [True] * len(lines)) == [lines[:5], lines[5:]]  # every line bold: no heading

@@ -218,6 +218,28 @@ def test_every_wgmma_fit_is_a_config_the_launcher_takes_and_a_session_reads_back
                 assert wgmma_smem_bytes(fit) <= SMEM_LIMIT
                 for key, value in fit.items():
                     assert value in WGMMA_FIT_VALUES.get(key, ()) or any(c.get(key) == value for c in space), key
-                note = wgmma_fit_note(start, fit)
+                note = wgmma_fit_note(p, start, fit)
                 if fit["BM"] != start["BM"]:
                     assert f"{fit['BM']}×{wgmma_bn(fit)} tiles" in note and "under 80%" in note
+
+
+def test_the_fit_runs_the_grid_it_counted():
+    """A grid of one wave of real tiles stays one wave (a 2-block cluster's padding column must not make it
+    persistent and two rounds: 1536×704 in 128×64 tiles is 132 tiles); the 192-row choice is judged on the
+    persistent clustered grid it runs (4608×1408: 264 tiles counted without clusters, 288 with them, 0.73 of its
+    waves: not taken)."""
+    from gemmviz.core.kernels.hopper_model import PERSIST_SMS, WAVE_FILL, WGMMA, wave_fill, wgmma_fit, wgmma_tiles
+
+    for m in range(64, 4097, 64):
+        for n in range(64, 4097, 64):
+            p = Problem(m, n, 512)
+            fit = wgmma_fit(p, WGMMA)
+            real_rows, real_cols = wgmma_tiles(p, {**fit, "CLUSTER": 1})
+            if real_rows * real_cols <= PERSIST_SMS:
+                assert not fit.get("PERSIST"), (m, n, fit)
+            if fit["BM"] == 192:
+                rows, cols = wgmma_tiles(p, fit)
+                assert fit["PERSIST"] and wave_fill(rows * cols) >= WAVE_FILL, (m, n, fit)
+    narrow = wgmma_fit(Problem(1536, 704, 1024), WGMMA)
+    assert (narrow["CONSUMERS"], narrow["CLUSTER"], "PERSIST" in narrow) == (1, 1, False)
+    assert wgmma_fit(Problem(4608, 1408, 1024), WGMMA)["BM"] == 128

@@ -558,7 +558,7 @@ class CudaRun(KernelTimer):
         if small:
             note += " (the tuned config's tiles would fill under half the SMs at this size)"
         if fitted:
-            note += hopper_model.wgmma_fit_note(unfitted, fitted)
+            note += hopper_model.wgmma_fit_note(p, unfitted, fitted)
         if refit:
             note += f" ({refit})"
         return config, note

@@ -56,12 +56,13 @@ class Pick:
 
     @property
     def recorded_on(self) -> str | None:
-        """The recording's GPU and date as the sentences name it ("" where the results' session is not known: a
-        lesson's own results, whose footer names it); None for the model's traces."""
+        """The recording's GPU and date as the sentences name it, either where the other is not known ("" where the
+        results' session is not known at all: a lesson's own results, whose footer names it); None for the model's
+        traces."""
         gpu, date, how = self.origin
         if how == "model":
             return None
-        return f"{gpu}, {date}".rstrip(", ") if gpu else ""
+        return ", ".join(x for x in (gpu, date) if x)
 
     @property
     def span_us(self) -> float:

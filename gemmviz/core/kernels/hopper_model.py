@@ -79,8 +79,8 @@ def wgmma_splits(p: Problem, c: Mapping[str, int]) -> int:
 SMALL_BM, SMALL_STAGES, SMALL_CLUSTER, WAVE_FILL = 128, 6, 1, 0.8
 # Two finer steps, each taken only where its tiles fill their waves at least WAVE_FILL and the step before did not
 # (benchmarks/tf32_round3.py, docs/benchmarks.md "The TF32 rung: the leads timed", % of cuBLAS TF32 on an H100):
-# - more than one wave: 192-row tiles (5 stages), persistent 2-block clusters in Hilbert order, where they fill whole
-#   waves (2000×3000×1000 and 2048×3072×4096: 264 tiles, 2 waves): 88.9% → 99.2%, 86.2% → 100.6%;
+# - more than one wave: 192-row tiles (5 stages), persistent 2-block clusters in Hilbert order, where that grid fills
+#   its waves at least 80% (2000×3000×1000 and 2048×3072×4096: 264 tiles, 2 whole waves): 88.9% → 99.2%, 86.2% → 100.6%;
 # - under one wave of 128×128 tiles: 128×64 tiles (one consumer warpgroup, 8 stages), twice the tiles (1024³: 128
 #   on 132 SMs): 1024³ 83.6% → 133.2%, 1000³ 91.9% → 101.5%.
 MID_BM, MID_STAGES = 192, 5
@@ -180,32 +180,36 @@ WGMMA_FIT_VALUES = {"BM": (SMALL_BM, MID_BM), "STAGES": (SMALL_STAGES, MID_STAGE
                     "ORDER": (0, 1), "STREAMK": (0, 1)}  # fmt: skip
 
 
+def _tiles(p: Problem, c: Mapping[str, int]) -> int:
+    """The tiles of C in c's tile shape (no cluster padding)."""
+    return ceil_div(p.m, c["BM"]) * ceil_div(p.n, wgmma_bn(c))
+
+
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     """The configuration to run at p: c where its tiles fill their waves of 132 SMs at least 80%; else 192-row tiles
-    (5 stages) where they fill whole waves past one; else 128-row tiles (6 stages, no cluster), or 128×64 (one
-    consumer, 8 stages) where 128×128 tiles fill under 80% of one wave and 128×64 fill it. Then, where the tiles
-    outnumber the SMs, persistent, in 2-block clusters (Hilbert order for 192 and 256 rows); with STREAMK_FIT (off),
-    stream-K where streamk_plan shares tiles out."""
+    (5 stages) where there are more of them than SMs and their persistent grid of 2-block clusters fills its waves
+    at least 80%; else 128-row tiles (6 stages, no cluster), or 128×64 (one consumer, 8 stages) where 128×128 tiles
+    fill under 80% of one wave and 128×64 fill it. Then, where the tiles outnumber the SMs, persistent, in 2-block
+    clusters (Hilbert order for 192 and 256 rows); a grid of one wave or less keeps its blocks. With STREAMK_FIT
+    (off), stream-K where streamk_plan shares tiles out."""
     out = dict(c)
     rows, cols = wgmma_tiles(p, c)
     if c["BM"] > SMALL_BM and wave_fill(rows * cols) < WAVE_FILL:
         mid = {**out, "BM": MID_BM, "STAGES": MID_STAGES, "CLUSTER": SMALL_CLUSTER}
         small = {**out, "BM": SMALL_BM, "STAGES": SMALL_STAGES, "CLUSTER": SMALL_CLUSTER}
         narrow = {**small, "CONSUMERS": NARROW_CONSUMERS, "STAGES": NARROW_STAGES}
-        mid_tiles, small_tiles, narrow_tiles = (
-            ceil_div(p.m, x["BM"]) * ceil_div(p.n, wgmma_bn(x)) for x in (mid, small, narrow)
-        )
-        if c["BM"] > MID_BM and mid_tiles > SPLIT_SMS and wave_fill(mid_tiles) >= WAVE_FILL and not c.get("SPLITS"):
+        mid_rows, mid_cols = wgmma_tiles(p, {**mid, "CLUSTER": 2})  # as it runs: persistent, 2-block clusters
+        persists = _tiles(p, mid) > PERSIST_SMS and not c.get("SPLITS") and "PERSIST" not in c
+        small_tiles, narrow_tiles = _tiles(p, small), _tiles(p, narrow)
+        if c["BM"] > MID_BM and persists and wave_fill(mid_rows * mid_cols) >= WAVE_FILL:
             out = mid
         elif small_tiles < SPLIT_SMS * WAVE_FILL and narrow_tiles <= SPLIT_SMS and wave_fill(narrow_tiles) >= WAVE_FILL:
             out = narrow
         else:
             out = small
-    if not c.get("SPLITS") and "PERSIST" not in c:
-        grid = {**out, "CLUSTER": 2}
-        rows, cols = wgmma_tiles(p, grid)
-        if rows * cols > PERSIST_SMS:
-            out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 192/256 rows
+    # persistent only past one wave of real tiles: a cluster's padding column must not push a one-wave grid into two
+    if not c.get("SPLITS") and "PERSIST" not in c and _tiles(p, out) > PERSIST_SMS:
+        out.update(CLUSTER=2, PERSIST=1, ORDER=int(out["BM"] > SMALL_BM))  # Hilbert measured with 192/256 rows
     if STREAMK_FIT and not c.get("SPLITS") and "STREAMK" not in c:
         rows, cols = wgmma_tiles(p, out)
         cluster = out["CLUSTER"]
@@ -215,15 +219,17 @@ def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def wgmma_fit_note(unfitted: Mapping[str, int], fitted: Mapping[str, int]) -> str:
-    """What wgmma_fit changed and why, in words a result's note carries ("" where it changed nothing)."""
+def wgmma_fit_note(p: Problem, unfitted: Mapping[str, int], fitted: Mapping[str, int]) -> str:
+    """What wgmma_fit changed at p and why, in words a result's note carries ("" where it changed nothing)."""
     notes = []
     if (fitted["BM"], fitted["CONSUMERS"]) != (unfitted["BM"], unfitted["CONSUMERS"]):
         tile = f"{fitted['BM']}×{wgmma_bn(fitted)}"
-        why = "they fill whole waves" if fitted["BM"] == MID_BM else "they fill the SMs better"
-        notes.append(
-            f"{tile} tiles: {unfitted['BM']}-row tiles would fill their last wave of SMs under 80% here, {why}"
-        )
+        why = f"{tile} tiles: {unfitted['BM']}-row tiles would fill their last wave of SMs under 80% here"
+        if fitted["BM"] == MID_BM:
+            why += ", 192-row ones fill their waves at least 80%"
+        elif _tiles(p, fitted) > _tiles(p, unfitted):
+            why += f", {_tiles(p, fitted)} smaller tiles keep more SMs busy than {_tiles(p, unfitted)}"
+        notes.append(why)
     if fitted.get("PERSIST"):
         order = ", Hilbert order" if fitted.get("ORDER") else ""
         notes.append(f"persistent, 2-block clusters{order}: more tiles than SMs")

@@ -136,7 +136,8 @@ def column_lines(lines: list, columns: int, bold: Sequence[bool] = ()) -> list[l
     if columns < 2:
         return [list(lines)]
     half = -(-len(lines) // 2)
-    while half > 1 and half - 1 < len(bold) and bold[half - 1]:
+    headings = bool(bold) and not all(bold)  # all bold (a layout measured in its widest weight): no heading known
+    while headings and half > 1 and half - 1 < len(bold) and bold[half - 1]:
         half -= 1
     return [list(lines[:half]), list(lines[half:])]
 
