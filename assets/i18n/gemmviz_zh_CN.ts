@@ -873,8 +873,8 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="90" />
-        <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands.</source>
-        <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。</translation>
+        <source>Hopper's own machinery. One thread of a producer warpgroup copies whole tiles of A and B from global into shared memory with single TMA instructions (cp.async.bulk.tensor), into a ring of stages; each stage has a 'full' mbarrier (it counts the bytes the copy delivers) and an 'empty' one (the consumers arrive when they are done with it, and the producer waits on it before refilling the stage). Two consumer warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is required, and the A tile is read by the tensor cores from shared memory as it stands. Its tile shape follows the size: 256×128 tiles from 2048³ up, past one wave in persistent 2-block clusters along a Hilbert curve; 192×128 tiles, or 128×64 with one consumer warpgroup, where those fill the 132 SMs better; each result's note says which ran.</source>
+        <translation>Hopper 自己的机制。生产者 warpgroup 中的一个线程用单条 TMA 指令（cp.async.bulk.tensor）把 A 和 B 的整个分块从全局内存拷贝进共享内存，放入一个由若干级（stage）组成的环形缓冲；每一级有一个“满”mbarrier（统计拷贝送达的字节数）和一个“空”mbarrier（消费者用完这一级时到达，生产者在重新填充之前等待它）。两个消费者 warpgroup 直接从共享内存发出 warpgroup MMA（wgmma，64 行 × BM 列 × 8 深，异步执行）。TF32 的 wgmma 要求两个操作数都是 K 维连续（K-major），而 B（行主序的 K×N）不是，所以核函数计算转置后的乘积 Cᵀ = Bᵀ·Aᵀ：B 分块经由寄存器送入（寄存器不要求布局），A 分块则由张量核心按原样从共享内存读取。分块形状随规模而定：2048³ 及以上用 256×128 分块，超过一波时用持久化的 2 块集群，按 Hilbert 曲线排序；192×128 分块或只用一个消费者线程束组的 128×64 分块更能填满 132 个 SM 时就用它们；每个结果的备注写明实际运行的配置。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="94" />
@@ -1306,22 +1306,22 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/background.py" line="141" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="273" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="274" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="328" />
         <source>a cell per thread</source>
         <translation>每个线程一⁠格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="561" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="562" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="561" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="562" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
@@ -1339,18 +1339,18 @@ model</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="326" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="326" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/block.py" line="349" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="447" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="448" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>

@@ -28,7 +28,10 @@ WGMMA_EXPLANATION = (
     "warpgroups issue warpgroup MMAs (wgmma, 64 rows by BM columns by 8 deep, asynchronous) straight from "
     "shared memory. TF32 wgmma wants both operands K-major, and B (row-major K×N) is not, so the kernel "
     "computes the transposed product Cᵀ = Bᵀ·Aᵀ: the B tile comes through registers, where no layout is "
-    "required, and the A tile is read by the tensor cores from shared memory as it stands."
+    "required, and the A tile is read by the tensor cores from shared memory as it stands. Its tile shape follows the "
+    "size: 256×128 tiles from 2048³ up, past one wave in persistent 2-block clusters along a Hilbert curve; 192×128 "
+    "tiles, or 128×64 with one consumer warpgroup, where those fill the 132 SMs better; each result's note says which "
+    "ran."
 )
 
 
