@@ -6,6 +6,7 @@ tests/data/make_gap_fixtures.py): they follow the schemas, their figures are not
 import copy
 import json
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -367,3 +368,33 @@ def test_no_trade_line_where_the_gap_is_zero():
 
     parts = [Part("occupancy", -2000.0, Line("x"), Line("x")), Part("stall:not_selected", 1500.0, Line("x"), Line("x"))]
     assert _trade(parts, 0.0) is None and _trade(parts, 400.0) is not None
+
+
+def test_the_stall_bars_say_how_far_the_rounded_counters_let_them_be_trusted():
+    """ncu gave the stall counts to two decimals: each stall bar (a difference of two such counts, over the warps
+    per scheduler, times the instructions) is good to ±0.005 on each. The note says how many µs that is, worked out
+    here from the file's own figures; equal bars within it (dispatch and not selected, +724 µs each at 8192³) are
+    rounding, not a coincidence of causes."""
+    from pathlib import Path
+
+    from gemmviz.core.hardware.gap_file import stall_metric
+    from gemmviz.core.hardware.gap_parts import _two_decimals
+
+    f = gap.load_gap_file(Path(__file__).parents[1] / "assets/sessions/h200-2026-12-02d-gap.json")
+    a, b = gap.pair_of(f, "gpu-cpasync,cublas@8192")
+    g = gap.decompose(a, b, f.header.gpu)
+    (note,) = [n for n in g.notes if n.key == "gap.note.stall_step"]
+    stalls = [p for p in g.parts if p.name.startswith("stall:")]
+    dispatch, waiting = (
+        next(p.ns for p in stalls if p.name == n) for n in ("stall:dispatch_stall", "stall:not_selected")
+    )
+    step_ns = note.params["us"] * 1e3
+    assert abs(dispatch - waiting) < step_ns  # the two equal bars: one step of the rounding apart at most
+    assert 50e3 < step_ns < 150e3 and note.text("en").startswith("each stall bar is good to ±")
+    assert note.params["share"] == pytest.approx(step_ns / abs(g.gap_ns))
+    assert all(_two_decimals(k.metrics[stall_metric("barrier")]) for k in (a, b))
+    unrounded = [
+        replace(k, metrics={**k.metrics, **{m: v + 1e-4 for m, v in k.metrics.items() if "stalled" in m}})
+        for k in (a, b)
+    ]
+    assert not any(n.key == "gap.note.stall_step" for n in gap.decompose(*unrounded, f.header.gpu).notes)

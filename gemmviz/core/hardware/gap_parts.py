@@ -121,6 +121,7 @@ class _Build:
     ns_per_cycle: float  # 1 / f_a
     missing: set[str]
     parts: list[tuple[str, float, Line, Line]] = field(default_factory=list)  # name, ns, label, sentence (no share)
+    stall_step_ns: float = 0.0  # what a stall bar may be off by where ncu gave the stall counts rounded (0: not)
 
     def add(self, name: str, ns: float, label_key: str, key: str, label_params=None, **params) -> None:
         self.parts.append((name, ns, Line(label_key, label_params or {}), Line(key, params)))
@@ -178,6 +179,11 @@ def _stall_parts(s: _Build, q: list[dict[str, float]], per_q: float, top: int) -
         s.add("stalls_rest", ns, "gap.label.stalls_rest", "gap.part.stalls_rest", count=len(rest))
 
 
+def _two_decimals(v: float) -> bool:
+    """Whether a recorded value is given to two decimals at most (as ncu's CSV gives the stall counts)."""
+    return abs(v * 100 - round(v * 100)) < 1e-6
+
+
 def _active_parts(s: _Build, top_stalls: int) -> float:
     """The instruction, occupancy and stall parts of the active cycles' change; returns what they sum to (cycles).
 
@@ -202,6 +208,9 @@ def _active_parts(s: _Build, top_stalls: int) -> float:
             ns = (q[0]["selected"] - q[1]["selected"]) * per_q
             s.add("occupancy", ns, "gap.label.occupancy", "gap.part.occupancy", wa=w[0], wb=w[1])
         _stall_parts(s, q, per_q, top_stalls)
+        if all(_two_decimals(k.metrics[stall_metric(r)]) for k in (a, b) for r in reasons):
+            # each count within ±0.005 of its value: a bar (a difference of two) within this many ns
+            s.stall_step_ns = (0.005 / w[0] + 0.005 / w[1]) * per_q
         return d_i + d_q
     # without the stalls: active = (instructions per SM) / IPC, split between the two
     n = [k.metrics[INSTRUCTIONS] / shape.sms for k in (a, b)]
@@ -280,6 +289,9 @@ def decompose(a: Kernel, b: Kernel, gpu: str, top_stalls: int = 3) -> Gap:
         for name, ns, label, line in s.parts
     )
     notes = _notes(a, b, missing)
+    if s.stall_step_ns and gap and any(p.name.startswith("stall") for p in parts):  # before the context: it
+        step = s.stall_step_ns  # qualifies the bars (only the trade and the timing come first)
+        notes.insert(0, Line("gap.note.stall_step", {"us": step / 1e3, "share": step / abs(gap)}))
     trade = _trade(parts, gap)
     if trade is not None:
         notes.insert(0, trade)

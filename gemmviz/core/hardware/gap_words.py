@@ -105,6 +105,11 @@ _(
     en="{a} takes {ta:dur}, {b} {tb:dur}: {a} is {gap:dur} faster",
     zh="{a} 耗时 {ta:dur}，{b} 耗时 {tb:dur}：{a} 快 {gap:dur}",
 )
+_(
+    "gap.note.stall_step",
+    en="each stall bar is good to ±{us:sig3} µs ({share:.0%} of the gap): ncu gave the stall counts to two decimals",
+    zh="每根停顿柱子的误差在 ±{us:sig3} 微秒以内（差距的 {share:.0%}）：ncu 给出的停顿计数只有两位小数",
+)
 _("gap.note.pct", en="{what:msg}: {va:sig3}% against {vb:sig3}%", zh="{what:msg}：{va:sig3}%，对方为 {vb:sig3}%")
 _(
     "gap.note.pct_unreliable",
