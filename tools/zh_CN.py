@@ -583,7 +583,7 @@ ZH = {
     "bank conflicts: {which}": "bank 冲突：{which}",
     "TILE {t}, pad {p}": "TILE {t}，填充 {p}",
     "two charts": "两张图",
-    "Where the time to the reference goes (Nsight Compute's counters)": "与参考内核的时间差去了哪里（Nsight Compute 计数器）",
+    "Where the time to the reference goes (Nsight Compute's counters)": "与参考核函数的时间差去了哪里（Nsight Compute 计数器）",
     # the lesson's keys (ui/lesson/deck.py key_help) and the presenter's window (issue 44)
     "→ Space PgDn": "→ 空格 PgDn",
     "next step": "下一步",

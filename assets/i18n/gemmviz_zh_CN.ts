@@ -2290,7 +2290,7 @@ model</source>
         <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
         <location filename="../../gemmviz/ui/exercise/gap.py" line="46" />
         <source>Where the time to the reference goes (Nsight Compute's counters)</source>
-        <translation>与参考内核的时间差去了哪里（Nsight Compute 计数器）</translation>
+        <translation>与参考核函数的时间差去了哪里（Nsight Compute 计数器）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/deck.py" line="48" />

@@ -19,7 +19,7 @@ NEEDED = (DURATION, CYCLES, INSTRUCTIONS, IPC)  # without these the waterfall ha
 NO_COUNTERS = define(
     "exercise.gap.no_counters",
     en="no gap view: the check has no Nsight Compute counters of both kernels ({why})",
-    zh="没有差距视图：此检查没有两个内核的 Nsight Compute 计数器（{why}）",
+    zh="没有差距视图：此检查没有两个核函数的 Nsight Compute 计数器（{why}）",
 )
 OLD_RECORD = define(
     "exercise.gap.old_record",

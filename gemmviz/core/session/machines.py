@@ -209,36 +209,36 @@ HEADLINES = {
         "machines.headline.peak",
         en="Same kernel, same configuration: the {other} runs at {low}–{high} the {reference}'s speed — the FP32 "
         "peak ratio ({peak}), not the bandwidth ratio ({bandwidth}): DRAM does not set these kernels' speed.",
-        zh="同一内核、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，接近 FP32 峰值之比（{peak}），"
-        "而不是带宽之比（{bandwidth}）：这些内核的速度不由显存带宽决定。",
+        zh="同一核函数、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，接近 FP32 峰值之比（{peak}），"
+        "而不是带宽之比（{bandwidth}）：这些核函数的速度不由显存带宽决定。",
     ),
     FOLLOWS_BANDWIDTH: define(
         "machines.headline.bandwidth",
         en="Same kernel, same configuration: the {other} runs at {low}–{high} the {reference}'s speed — the "
         "bandwidth ratio ({bandwidth}), not the FP32 peak ratio ({peak}): these kernels wait on DRAM.",
-        zh="同一内核、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，接近带宽之比（{bandwidth}），"
-        "而不是 FP32 峰值之比（{peak}）：这些内核在等显存。",
+        zh="同一核函数、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，接近带宽之比（{bandwidth}），"
+        "而不是 FP32 峰值之比（{peak}）：这些核函数在等显存。",
     ),
     FOLLOWS_BOTH: define(
         "machines.headline.both",
         en="Same kernel, same configuration: the {other} runs at {low}–{high} the {reference}'s speed; the "
         "bandwidth ({bandwidth}) and FP32 peak ({peak}) ratios are alike, so speed cannot tell memory-bound "
         "from compute-bound.",
-        zh="同一内核、同一配置：{other} 的速度是 {reference} 的 {low}–{high}；带宽之比（{bandwidth}）与 FP32 "
+        zh="同一核函数、同一配置：{other} 的速度是 {reference} 的 {low}–{high}；带宽之比（{bandwidth}）与 FP32 "
         "峰值之比（{peak}）相近，速度分不出访存受限还是计算受限。",
     ),
     FOLLOWS_NEITHER: define(
         "machines.headline.neither",
         en="Same kernel, same configuration: the {other} runs at {low}–{high} the {reference}'s speed — near "
         "neither the bandwidth ratio ({bandwidth}) nor the FP32 peak ratio ({peak}).",
-        zh="同一内核、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，既不接近带宽之比（{bandwidth}），"
+        zh="同一核函数、同一配置：{other} 的速度是 {reference} 的 {low}–{high}，既不接近带宽之比（{bandwidth}），"
         "也不接近 FP32 峰值之比（{peak}）。",
     ),
 }
 HEADLINE_NONE = define(
     "machines.headline.none",
     en="No GPU kernel ran in the same configuration on both machines with their bandwidth and FP32 peak known.",
-    zh="没有 GPU 内核在两台机器上以同一配置运行，且两者的带宽与 FP32 峰值都已知。",
+    zh="没有 GPU 核函数在两台机器上以同一配置运行，且两者的带宽与 FP32 峰值都已知。",
 )
 COUNTED = define(
     "machines.counted",
