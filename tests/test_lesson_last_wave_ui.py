@@ -153,7 +153,7 @@ def test_a_chinese_lesson_heads_and_names_its_charts_in_chinese(qtbot):
     qtbot.waitUntil(lambda: stack.charts[-1].compact is not None, timeout=10000)
     assert _headings(stack)[0] == "128×128 分块，每块一个线程块 · 64 个线程块 — 52% 的 SM 时间空闲"
     label = stack.charts[-1].sms_plot.getAxis("bottom").labelText
-    assert label == "时间（µs）"
+    assert label == "时间（微秒）"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

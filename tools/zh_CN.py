@@ -2,7 +2,7 @@
 
 ZH = {
     "SMs by load": "SM（按负载）",
-    "model time (µs), not measured": "模型时间（µs），非实测",
+    "model time (µs), not measured": "模型时间（微秒），非实测",
     "&Language": "语言(&L)",
     "As the system": "跟随系统",
     "gemmviz {version}: see why tiled matrix multiplication is fast.": "gemmviz {version}：看看分块矩阵乘法为什么快。",
@@ -142,7 +142,7 @@ ZH = {
     "{tile} + split-K": "{tile} + split-K",
     "Stream-K": "Stream-K",
     "{n} blocks": "{n} 个线程块",
-    "time (µs)": "时间（µs）",
+    "time (µs)": "时间（微秒）",
     "resident": "驻留数",
     "tail: {pct}% of the run": "尾部：运行时间的 {pct}%",
     "most at once: {n}": "同时最多：{n}",

@@ -935,7 +935,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/trace.py" line="265" />
         <source>time (µs)</source>
-        <translation>时间（µs）</translation>
+        <translation>时间（微秒）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/trace.py" line="266" />
@@ -2390,7 +2390,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/last_wave.py" line="48" />
         <source>model time (µs), not measured</source>
-        <translation>模型时间（µs），非实测</translation>
+        <translation>模型时间（微秒），非实测</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/last_wave.py" line="54" />
