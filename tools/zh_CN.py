@@ -95,7 +95,7 @@ ZH = {
     "Throughput": "吞吐量",
     "GFLOP/s (2·M·N·K / median time)": "GFLOP/s（2·M·N·K / 中位时间）",
     "Speedup": "加速比",
-    "times faster (log scale)": "相对速度（对数坐标）",
+    "times as fast (log scale)": "相对速度（对数坐标）",
     "Speedup: no results yet": "加速比：还没有结果",
     "{name} is hidden": "{name} 已隐藏",
     "show {series} again (a click on it in a\nchart's legend) or choose another baseline": "重新显示 {series}（在图例中\n点击它），或换一个基准",

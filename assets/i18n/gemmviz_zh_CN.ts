@@ -159,7 +159,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="247" />
-        <source>times faster (log scale)</source>
+        <source>times as fast (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>

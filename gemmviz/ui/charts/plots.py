@@ -244,7 +244,7 @@ class SpeedupChart(ResultChart):
     source (speedups never mix machines), on a log scale. The title names the baseline."""
 
     title = QT_TRANSLATE_NOOP("", "Speedup")
-    x_label = QT_TRANSLATE_NOOP("", "times faster (log scale)")
+    x_label = QT_TRANSLATE_NOOP("", "times as fast (log scale)")  # 0.12× is not "faster"
     y_label = ""
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
@@ -425,7 +425,8 @@ class SpeedupChart(ResultChart):
         )
         self._bar_texts = []
         for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
-            text = pg.TextItem(_times(x), color=self.theme.foreground, anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))
+            words = f" {_times(x)}" if v >= 0 else f"{_times(x)} "  # a space between the bar's end and its value
+            text = pg.TextItem(words, color=self.theme.foreground, anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))
             text.setPos(v, y)
             plot.addItem(text)
             self._bar_texts.append(text)
