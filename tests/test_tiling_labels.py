@@ -48,3 +48,28 @@ def test_a_heading_of_the_counters_heads_its_own_column():
     assert column_lines(lines, 2) == [lines[:5], lines[5:]]  # without weights: halves, as before
     assert column_lines(lines, 1, bold) == [lines]
     assert column_lines(lines, 2, [True] * len(lines)) == [lines[:5], lines[5:]]  # every line bold: no heading
+
+
+def test_global_memory_is_named_on_bs_row_clear_of_the_zoom_line(qapp, monkeypatch):
+    """seed000's edge-block slide in Chinese at 720p: global memory's name sits on B's row (at the frame's floor
+    where its own size does not fit there), not on A's row, where the zoomed block's dashed line runs to C."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
+    from gemmviz.ui.lesson.render import render_slide
+    from gemmviz.ui.tiling import background
+
+    seen = []
+    real = background.background_labels
+    monkeypatch.setattr(background, "background_labels", lambda s, lay: seen.append(real(s, lay)) or seen[-1])
+    lesson = shipped_lessons("zh")["seed000"]
+    index = [s.title for s in lesson.steps].index("边缘线程块的零填充")
+    image = QImage(1280, 720, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    try:
+        render_slide(painter, 1280, 720, lesson, index, lesson_session(lesson), True)
+    finally:
+        painter.end()
+    labels = {text: (at, px) for at, text, px, _bold in seen[-1]}
+    (gm_at, gm_px), (b_at, _) = labels["全局内存"], labels["B"]
+    assert gm_at.y() == b_at.y() and gm_at.x() > b_at.x() and gm_px >= 16  # the projected floor at 720p

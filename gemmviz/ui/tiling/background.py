@@ -91,8 +91,9 @@ def _label_right(lay: Layout) -> float:
 def background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, float, bool]]:
     """The matrices' names over them (a name shortened to its letter where its size would reach the next one:
     the sizes are in the counters' title), global memory's name where it fits at the frame's type or its floor
-    (left of B's name, else after it on B's row, B's name then shortened to its letter if that makes room, else
-    from A's left edge with B's letter moved right after it), and shared memory's heading."""
+    (left of B's name, else after it on B's row at its size or the frame's floor, B's name then shortened to its
+    letter if that makes room, else after A's name, else from A's left edge with B's letter moved right after it),
+    and shared memory's heading."""
     p, f = s.run_problem, lay.font_px
     right = _label_right(lay)
     fm = _fm(f, True)
@@ -105,23 +106,27 @@ def background_labels(s: Schedule, lay: Layout) -> list[tuple[QPointF, str, floa
         name = f"{letter}  ({size})"
         names[letter] = name if rect.left() + fm.horizontalAdvance(name) <= end else letter
     px = max(f * 0.9, lay.min_px)
+    floor = max(lay.min_px, 1.0)  # the frame's floor: global memory's name on B's row rather than under the zoom line
     gm = _fm(px)
     y = lay.b.top() - f * 0.35
     # left of B's name is the corner over the zoomed block: there it read as the block's name, so it is used
     # only where the frame has no zoomed block
     left_room = lay.b.left() - lay.a.left() - f * 0.5 if lay.inset is None else -1.0
     where = None
-    for b_name in dict.fromkeys((names["B"], "B")):  # B's whole name first, its letter if that makes room
-        after = lay.b.left() + fm.horizontalAdvance(b_name) + f
+    # global memory's name at its size, else at the floor; beside B's whole name first, its letter if that makes room
+    sizes = dict.fromkeys((px, floor))
+    for gm_px, b_name in ((at, b) for at in sizes for b in dict.fromkeys((names["B"], "B"))):
+        metrics = _fm(gm_px)
+        after = lay.b.left() + fm.horizontalAdvance(b_name) + (f if gm_px == px else f * 0.6)
         for name in (tr("global memory (HBM)"), tr("global memory")):
-            if after + gm.horizontalAdvance(name) <= right:
+            if after + metrics.horizontalAdvance(name) <= right:
                 where = (QPointF(after, y), name)
-            elif gm.horizontalAdvance(name) <= left_room:
+            elif metrics.horizontalAdvance(name) <= left_room:
                 where = (QPointF(lay.a.left(), y), name)
             if where:
                 break
         if where:
-            names["B"] = b_name
+            names["B"], px = b_name, gm_px
             break
     b_x = lay.b.left()
     if where is None:  # after A's name, on A's row (left of C's)
