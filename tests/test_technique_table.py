@@ -203,12 +203,19 @@ def write_sweep(folder: Path):
     (folder / "ncu-1024.csv").write_text(fake_csv(NCU_ROWS))
 
 
-def test_the_table_joins_times_and_counters_and_leaves_out_what_never_ran(tmp_path):
+@pytest.fixture
+def files(tmp_path) -> tuple[Path, Path]:
+    """A folder of timing files and a sweep's folder, as write_timings and write_sweep make them."""
     timings, sweep = tmp_path / "t", tmp_path / "n"
     timings.mkdir()
     sweep.mkdir()
     write_timings(timings)
     write_sweep(sweep)
+    return timings, sweep
+
+
+def test_the_table_joins_times_and_counters_and_leaves_out_what_never_ran(files):
+    timings, sweep = files
     text = tt.table([timings], [sweep])
     lines = {ln.split(" | ")[2] + "@" + ln.split(" | ")[3]: ln for ln in text.splitlines() if ln.startswith("| ")}
     # time and share from the timing file, L2 and idle from ncu (the 64x64 build's L2 was not recorded)
@@ -247,12 +254,8 @@ def test_a_launch_that_never_started_has_no_row(tmp_path):
     assert rows[2]["ncu_us"] == pytest.approx(70.0)  # s0-64x64 keeps its own row
 
 
-def test_times_and_counters_from_two_gpus_are_never_joined(tmp_path):
-    timings, sweep = tmp_path / "t", tmp_path / "n"
-    timings.mkdir()
-    sweep.mkdir()
-    write_timings(timings)
-    write_sweep(sweep)
+def test_times_and_counters_from_two_gpus_are_never_joined(files):
+    timings, sweep = files
     manifest = json.loads((sweep / "manifest-1024.json").read_text())
     (sweep / "manifest-1024.json").write_text(json.dumps({**manifest, "gpu": "NVIDIA H200"}))
     text = tt.table([timings], [sweep])
@@ -457,12 +460,8 @@ def test_the_recorders_tests_recipe_runs_every_gpu_test_file():
     assert run == marked and {"tests/test_gpu.py", "tests/test_tma_fp32.py", "tests/test_wgmma_streamk.py"} <= run
 
 
-def test_the_best_summary_sets_the_shipped_share_beside_the_best_and_never_counts_cublas(tmp_path):
-    timings, sweep = tmp_path / "t", tmp_path / "n"
-    timings.mkdir()
-    sweep.mkdir()
-    write_timings(timings)
-    write_sweep(sweep)
+def test_the_best_summary_sets_the_shipped_share_beside_the_best_and_never_counts_cublas(files):
+    timings, sweep = files
     text = tt.best_table([timings], [sweep])
     lines = {tuple(c.strip() for c in ln.split("|")[2:4]): ln for ln in text.splitlines() if ln.startswith("| NVIDIA")}
     # FP32 at 1024^3: the sweep's best is the shipped kernel (90.1% against s0-64x64's 85.7%), the timings' s0-64x64
