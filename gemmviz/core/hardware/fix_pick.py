@@ -24,6 +24,7 @@ from gemmviz.core.hardware.model_trace import (
     small_size_fix,
 )
 from gemmviz.core.problem import Problem
+from gemmviz.core.session.machines import short_name
 from gemmviz.core.session.results import Result, Session
 from gemmviz.core.session.workspace import session_gpu
 
@@ -63,6 +64,12 @@ class Pick:
         if how == "model":
             return None
         return ", ".join(x for x in (gpu, date) if x)
+
+    @property
+    def gpu_short(self) -> str | None:
+        """The recording's GPU as a slide names it ('H100'); None for the results' own traces or the model's."""
+        gpu = self.origin[0]
+        return (short_name(gpu) or gpu) if gpu else None
 
     @property
     def span_us(self) -> float:

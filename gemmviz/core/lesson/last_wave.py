@@ -19,7 +19,6 @@ from gemmviz.core.lesson.views import StepProblem, whole
 from gemmviz.core.messages import define, render
 from gemmviz.core.numbers import microseconds
 from gemmviz.core.problem import Problem, ProblemError
-from gemmviz.core.session.machines import short_name
 from gemmviz.core.session.results import Result
 
 CASES = tuple(c.name for c in small_size_fix(SIZE))  # "tiles" (before), "split" (the registry's fit), "stream-k"
@@ -84,8 +83,8 @@ def figure(expr: str, results: Sequence[Result], lang: str = "en") -> str | None
     if shown is None:
         return absent(lang)
     if kind == "gpu":  # the slide names the machine its figures were recorded on, whichever recording that is
-        gpu = pick.origin[0] if pick is not None else None
-        return (short_name(gpu) or gpu) if gpu else render("lastwave.gpu.here", lang)
+        assert pick is not None  # it holds the case shown
+        return pick.gpu_short or render("lastwave.gpu.here", lang)
     return _written(kind, shown, lang)
 
 
@@ -115,10 +114,11 @@ def footer_note(p: Problem, results: Sequence[Result], lang: str = "en") -> str:
     pick = recorded_pick(p, results)
     if pick is None:
         return render("lastwave.footer.none", lang)
-    gpu, date, _how = pick.origin
-    if gpu is None:  # the lesson's own results hold the traces: its footer already names where they come from
+    if (
+        pick.gpu_short is None
+    ):  # the lesson's own results hold the traces: its footer already names where they come from
         return render("lastwave.footer.results", lang)
-    return render("lastwave.footer", lang, {"gpu": short_name(gpu) or gpu, "date": date})
+    return render("lastwave.footer", lang, {"gpu": pick.gpu_short, "date": pick.origin[1]})
 
 
 # ---- the claim: slower because more SM-time sat idle ------------------------------------------------------------

@@ -13,7 +13,6 @@ from gemmviz.core.lesson.last_wave import footer_note, size_of
 from gemmviz.core.lesson.views import CommonFields, LessonViewKind, StepFields, StepProblem, register
 from gemmviz.core.messages import Message, define, msg
 from gemmviz.core.problem import Problem
-from gemmviz.core.session.machines import short_name
 from gemmviz.core.session.results import Result
 
 NAME = "last-wave"
@@ -46,8 +45,9 @@ def heading(step, results: Sequence[Result]) -> Message | None:
     recording's GPU and date, so the header does not name the session's GPU over another GPU's figures."""
     at = step.at or SIZE.m
     pick = recorded_pick(Problem(at, at, at), results)
-    gpu, date, _how = pick.origin if pick is not None else (None, "", "model")
-    return msg("lesson.source.quoted_traces", gpu=short_name(gpu) or gpu, date=date) if gpu else None
+    if pick is None or pick.gpu_short is None:
+        return None
+    return msg("lesson.source.quoted_traces", gpu=pick.gpu_short, date=pick.origin[1])
 
 
 register(LessonViewKind(NAME, ("size",), check, footnote=footnote, heading=heading))
