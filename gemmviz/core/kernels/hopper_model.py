@@ -185,7 +185,8 @@ WGMMA_FIT_VALUES = {"BM": (SMALL_BM, MID_BM), "STAGES": (SMALL_STAGES, MID_STAGE
 
 def _tiles(p: Problem, c: Mapping[str, int]) -> int:
     """The tiles of C in c's tile shape (no cluster padding)."""
-    return ceil_div(p.m, c["BM"]) * ceil_div(p.n, wgmma_bn(c))
+    rows, cols = wgmma_tiles(p, {**c, "CLUSTER": 1})
+    return rows * cols
 
 
 def wgmma_fit(p: Problem, c: Mapping[str, int]) -> dict[str, int]:
