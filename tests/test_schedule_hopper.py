@@ -203,3 +203,17 @@ def test_every_config_of_the_tune_space_has_a_schedule():
     p = Problem(200, 300, 70)
     for c in wgmma_space()[::7]:
         assert counters_tuple(schedule_totals(p, c)) == model_tuple(V.traffic_model(p, config=c))
+
+
+@pytest.mark.parametrize("consumers", [1, 2])
+def test_the_consumer_captions_count_and_size_what_the_config_runs(consumers):
+    c = {**WGMMA, "BM": 128, "CONSUMERS": consumers, "STAGES": 8}
+    s = hopper_schedule(NAME, Problem(256, 256, 96), (0, 0), c)
+    wait = next(x.text for x in s.steps if x.kind == "wait_full")
+    if consumers == 1:
+        assert wait.startswith("the consumer warpgroup,") and "warpgroups" not in wait
+    else:
+        assert wait.startswith("2 consumer warpgroups,")
+    mma = next(x.text for x in s.steps if x.kind == "wgmma")
+    assert f"its {s.bk}×64 slice" in mma and f"whole {s.bm}×{s.bk} A tile" in mma
+    assert s.bn == 64 * consumers  # each consumer warpgroup owns 64 columns of the B tile

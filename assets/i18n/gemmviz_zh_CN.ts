@@ -1305,7 +1305,7 @@ model</source>
         <translation>B 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/background.py" line="141" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="146" />
         <location filename="../../gemmviz/ui/tiling/layout.py" line="274" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
@@ -1326,15 +1326,15 @@ model</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/background.py" line="116" />
-        <location filename="../../gemmviz/ui/tiling/background.py" line="150" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="121" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="155" />
         <source>global memory (HBM)</source>
         <translation>全局内存（HBM）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/background.py" line="116" />
-        <location filename="../../gemmviz/ui/tiling/background.py" line="130" />
-        <location filename="../../gemmviz/ui/tiling/background.py" line="150" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="121" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="135" />
+        <location filename="../../gemmviz/ui/tiling/background.py" line="155" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>

@@ -238,7 +238,8 @@ class _Walk:
         self.full[st] += 1  # the copies' bytes reached the count expect_tx set: the phase completes
         self.ring[st] = Slot("full", kb)
         self.consumer_waiting = True
-        text = msg("caption.hopper.wait_full", c=s.consumers, k=kb + 1, n=s.k_steps, st=st, par=(self.full[st] - 1) & 1)
+        key = "caption.hopper.wait_full" if s.consumers > 1 else "caption.hopper.wait_full_one"
+        text = msg(key, c=s.consumers, k=kb + 1, n=s.k_steps, st=st, par=(self.full[st] - 1) & 1)
         self.add("wait_full", text, kb, Counters(barrier_waits=s.consumers), st)
 
     def wgmma(self) -> None:
@@ -249,7 +250,13 @@ class _Walk:
         self.consumed += 1
         reads = s.bk * (s.consumers * s.bm + s.bn)
         text = msg(
-            "caption.hopper.wgmma", g=s.bk // 8, shape=f"m64n{s.bm}k8", a=f"{s.bm}×32", st=st, fmas=s.bm * s.bn * s.bk
+            "caption.hopper.wgmma",
+            g=s.bk // 8,
+            shape=f"m64n{s.bm}k8",
+            a=f"{s.bm}×{s.bk}",
+            b=f"{s.bk}×64",
+            st=st,
+            fmas=s.bm * s.bn * s.bk,
         )
         self.add("wgmma", text, kb, Counters(shared_loads=reads, fmas=s.bm * s.bn * s.bk), st)
 
@@ -322,10 +329,16 @@ define(
     zh="{c} 个消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满",
 )
 define(
+    "caption.hopper.wait_full_one",
+    en="the consumer warpgroup, k-step {k}/{n}: wait on full[{st}] (parity {par}) — the TMA bytes have all landed, "
+    "the stage is full",
+    zh="消费者 warpgroup，第 {k}/{n} 个 K 步：等待 full[{st}]（奇偶位 {par}）— TMA 的字节已全部到达，这一级已满",
+)
+define(
     "caption.hopper.wgmma",
-    en="each consumer warpgroup loads its 32×64 slice of the B tile into registers and issues {g} wgmma {shape} "
+    en="each consumer warpgroup loads its {b} slice of the B tile into registers and issues {g} wgmma {shape} "
     "reading the whole {a} A tile from stage {st}: Cᵀ += Bᵀ·Aᵀ on the tensor cores, {fmas:,} multiply-adds",
-    zh="每个消费者 warpgroup 把 B 分块中它的 32×64 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 "
+    zh="每个消费者 warpgroup 把 B 分块中它的 {b} 一片载入寄存器，并发出 {g} 条 wgmma {shape}，从第 {st} 级读取整个 "
     "{a} 的 A 分块：在张量核心上计算 Cᵀ += Bᵀ·Aᵀ，共 {fmas:,} 次乘加",
 )
 define(
