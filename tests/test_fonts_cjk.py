@@ -13,7 +13,7 @@ from PySide6.QtGui import QFont, QRawFont
 
 from gemmviz.core.lesson.lessons import all_shipped_lessons
 from gemmviz.core.paths import asset_path
-from gemmviz.ui.fonts import CJK_FONT_FILE
+from gemmviz.ui.fonts import CJK_BOLD_FILE, CJK_FONT_FILE, pixel_font
 from tests.checks.fonts import CJK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,9 +25,11 @@ def shipped_chinese() -> set[str]:
     return {c for f in files for c in CJK.findall(f.read_text(encoding="utf-8"))}
 
 
-def test_the_bundled_font_has_every_shipped_chinese_character(qapp):
-    raw = QRawFont(str(asset_path("fonts", CJK_FONT_FILE)), 20, QFont.HintingPreference.PreferNoHinting)
+@pytest.mark.parametrize("face", [CJK_FONT_FILE, CJK_BOLD_FILE])
+def test_the_bundled_font_has_every_shipped_chinese_character(qapp, face):
+    raw = QRawFont(str(asset_path("fonts", face)), 20, QFont.HintingPreference.PreferNoHinting)
     assert raw.isValid() and raw.familyName() == "gemmviz Noto Sans SC"
+    assert (raw.weight() >= QFont.Weight.Bold) == (face == CJK_BOLD_FILE)
     missing = sorted(c for c in shipped_chinese() if not raw.supportsCharacter(ord(c)))
     assert not missing, f"rerun tools/cjk_font.py: the bundled font lacks {''.join(missing)}"
     assert (asset_path("fonts", "OFL.txt")).read_text(encoding="utf-8").count("SIL OPEN FONT LICENSE Version 1.1")
@@ -146,5 +148,31 @@ def test_the_chinese_pdf_embeds_the_bundled_font_with_a_text_layer(dejavu_only):
     bundled = [name for name in fonts if "gemmvizNotoSansSC" in name]
     assert bundled, f"the bundled CJK font is not in the PDF: {sorted(fonts)}"
     assert pdf.count(b"/FontFile2") + pdf.count(b"/FontFile3") >= len(fonts)  # every font embedded
-    text = fonts[bundled[0]]
+    text = "".join(fonts[name] for name in bundled)  # its regular face and, for bold titles, its bold one
     assert all(c in text for c in "算术强度模型线程块"), text  # the slides' Chinese, as text
+
+
+def ink(text: str, px: int, bold: bool) -> int:
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    img = QImage(16 * px, 2 * px, QImage.Format.Format_Grayscale8)
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    p.setFont(pixel_font(px, bold))
+    p.setPen(QColor("black"))
+    p.drawText(px // 2, int(1.4 * px), text)
+    p.end()
+    row = img.bytesPerLine()
+    data = bytes(img.constBits())
+    return sum(sum(1 for v in data[y * row : y * row + img.width()] if v < 128) for y in range(img.height()))
+
+
+@pytest.mark.parametrize("px", [24, 64, 96])
+def test_bold_chinese_is_heavier_at_every_size_a_title_takes(qapp, px):
+    """Qt emboldens a regular face only for glyphs it caches (under 64 px): a title at 1920×1080 drew as regular
+    until the bold face shipped. Bold text covers visibly more of the page at small and large sizes alike."""
+    from gemmviz.ui.fonts import install_cjk_fallback
+
+    assert install_cjk_fallback(qapp) == "gemmviz Noto Sans SC"
+    regular, bold = ink("分块矩阵乘法", px, False), ink("分块矩阵乘法", px, True)
+    assert regular > 0 and bold > 1.3 * regular, (px, regular, bold)

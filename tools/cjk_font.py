@@ -1,15 +1,16 @@
-"""Make assets/fonts/gemmviz-NotoSansSC-Regular.otf: a subset of Noto Sans CJK SC (SIL OFL 1.1) so that the
-shipped Chinese text renders on a machine with no CJK font (issue 23).
+"""Make assets/fonts/gemmviz-NotoSansSC-{Regular,Bold}.otf: subsets of Noto Sans CJK SC (SIL OFL 1.1) so that
+the shipped Chinese text renders on a machine with no CJK font.
 
 It keeps every character of the shipped Chinese strings (the *.zh.toml lessons, the zh_CN translation of the
 window, the Chinese words of core/numbers.py), the 3,755 common hanzi of GB2312 level 1 (so that most of a
 teacher's own Chinese lesson renders too), CJK punctuation, full-width forms and ASCII. About 1.5 MB, where
-the whole SC face is 16 MB. Bold is synthesized by Qt. Rerun it when a test says a shipped character is
-missing:
+the whole SC face is 16 MB, for each weight. The bold face is real, not synthesized: Qt emboldens a regular
+face only for glyphs it caches, under 64 pixels, so a slide's title at 1920×1080 would lose its weight. Rerun
+it when a test says a shipped character is missing:
 
     apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb noto   # or any Noto Sans CJK SC
     pip install fonttools
-    python tools/cjk_font.py noto/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+    python tools/cjk_font.py noto/usr/share/fonts/opentype/noto/NotoSansCJK-{Regular,Bold}.ttc
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "assets" / "fonts" / "gemmviz-NotoSansSC-Regular.otf"
+FONTS = ROOT / "assets" / "fonts"
 FAMILY = "gemmviz Noto Sans SC"  # a name of its own: a system Noto Sans CJK SC, if any, stays what it is
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 
@@ -57,11 +58,9 @@ def source_font(path: str) -> TTFont:
     return TTFont(path)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", help="NotoSansCJK-Regular.ttc or NotoSansCJKsc-Regular.otf")
-    args = parser.parse_args()
-    font = source_font(args.source)
+def write_face(path: str, weight: str) -> Path:
+    """Subset one weight of the source and name it as the bundled family's face of that weight."""
+    font = source_font(path)
     options = subset.Options()
     options.layout_features = [*options.layout_features, "halt", "palt"]  # the defaults and CJK spacing
     options.hinting = False
@@ -69,22 +68,33 @@ def main() -> None:
     sub = subset.Subsetter(options)
     sub.populate(text=kept_text())
     sub.subset(font)
+    postscript = f"gemmvizNotoSansSC-{weight}"
     name = font["name"]
     for record in list(name.names):
-        if record.nameID in (1, 3, 4, 16):
-            name.setName(
-                FAMILY if record.nameID != 4 else f"{FAMILY} Regular",
-                record.nameID,
-                record.platformID,
-                record.platEncID,
-                record.langID,
-            )
+        ids = (record.platformID, record.platEncID, record.langID)
+        if record.nameID in (1, 3, 16):
+            name.setName(FAMILY, record.nameID, *ids)
+        elif record.nameID in (2, 17):
+            name.setName(weight, record.nameID, *ids)
+        elif record.nameID == 4:
+            name.setName(f"{FAMILY} {weight}", 4, *ids)
         elif record.nameID == 6:
-            name.setName("gemmvizNotoSansSC-Regular", 6, record.platformID, record.platEncID, record.langID)
-    font["CFF "].cff.fontNames = ["gemmvizNotoSansSC-Regular"]
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    font.save(OUT)
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(font.getGlyphOrder())} glyphs, {OUT.stat().st_size:,} bytes")
+            name.setName(postscript, 6, *ids)
+    font["CFF "].cff.fontNames = [postscript]
+    out = FONTS / f"gemmviz-NotoSansSC-{weight}.otf"
+    FONTS.mkdir(parents=True, exist_ok=True)
+    font.save(out)
+    print(f"wrote {out.relative_to(ROOT)}: {len(font.getGlyphOrder())} glyphs, {out.stat().st_size:,} bytes")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("regular", help="NotoSansCJK-Regular.ttc or NotoSansCJKsc-Regular.otf")
+    parser.add_argument("bold", help="NotoSansCJK-Bold.ttc or NotoSansCJKsc-Bold.otf")
+    args = parser.parse_args()
+    write_face(args.regular, "Regular")
+    write_face(args.bold, "Bold")
 
 
 if __name__ == "__main__":

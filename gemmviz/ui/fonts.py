@@ -1,8 +1,8 @@
 """Fonts: the bundled CJK font, and one helper for the views drawn with QPainter (animation, slides, tables).
 
 The shipped Chinese text (the lessons, the zh_CN window) must render on a machine with no CJK font at all
-: a subset of Noto Sans CJK SC (assets/fonts, SIL OFL 1.1, made by tools/cjk_font.py) is
-registered with Qt's font database and appended to the application font's families, so every QFont made
+: a subset of Noto Sans CJK SC (assets/fonts, SIL OFL 1.1, made by tools/cjk_font.py), its
+regular and bold faces, is registered with Qt's font database and appended to the application font's families, so every QFont made
 from it (widgets, charts, pixel_font's slides and animation, exports) falls back to it for the characters the
 system's font lacks, and Latin text keeps the system's font. (Qt's per-script
 QFontDatabase.addApplicationFallbackFontFamily needs QChar.Script, which PySide6 does not bind.)
@@ -29,17 +29,22 @@ from gemmviz.ui.text import tr
 log = logging.getLogger("gemmviz")
 
 CJK_FONT_FILE = "gemmviz-NotoSansSC-Regular.otf"
+# a real bold face: Qt synthesizes bold only for glyphs it caches (under 64 px), so a slide's title at 1920×1080
+# drawn from the regular face alone would lose its weight
+CJK_BOLD_FILE = "gemmviz-NotoSansSC-Bold.otf"
 _registered: list[str] = []  # the bundled family, once registered in this process
 
 
 def bundled_cjk_family() -> str | None:
-    """Register the bundled CJK font (once per process; a QGuiApplication must exist) and return its family;
-    None if Qt refused the file."""
+    """Register the bundled CJK font's two faces (once per process; a QGuiApplication must exist) and return its
+    family; None if Qt refused the regular face (without the bold one, Qt synthesizes bold where it can)."""
     if not _registered:
         font_id = QFontDatabase.addApplicationFont(str(asset_path("fonts", CJK_FONT_FILE)))
         families = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
         if not families:
             return None
+        if QFontDatabase.addApplicationFont(str(asset_path("fonts", CJK_BOLD_FILE))) < 0:
+            log.warning("Qt refused the bundled bold CJK face %s: bold Chinese is synthesized", CJK_BOLD_FILE)
         _registered.append(families[0])
     return _registered[0]
 
