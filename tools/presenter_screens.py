@@ -99,7 +99,7 @@ def main() -> None:
         view.deck.set_frame(1)  # the first __syncthreads(), as . reaches it from the load
         pump(app, 1.5)
         for pane in (presenter.current, presenter.next):
-            pane.render()
+            pane.draw_slide()
         pump(app, 0.5)
         presenter.grab().save(str(out / f"presenter-{w}x{h}{tail}.png"))
         window.grab().save(str(out / f"presenter-projected-{w}x{h}{tail}.png"))
@@ -113,6 +113,8 @@ def main() -> None:
         deck.set_blank(None)
         presenter.toggle_help()
         window.leave_lesson()
+        window.showNormal()
+        window.resize(w, h)  # leaving the lesson gives the window back its size from before it
         window.tabs.setCurrentWidget(window.tiling)
         tiling = window.tiling
         tiling.set_problem(Problem(100, 70, 90), tile=32, variant="gpu-tiled")
