@@ -48,7 +48,7 @@ def pytest_ignore_collect(collection_path, config):
 
 
 def pytest_collection_modifyitems(config, items):
-    from gemmviz.backends.cuda import cuda_status
+    from gemmviz.backends.cuda_probe import cuda_status
 
     ok, reason = cuda_status()
     if ok:

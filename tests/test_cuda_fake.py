@@ -297,22 +297,22 @@ def test_cublas_has_no_block_trace_and_says_so(gpu):
 
 
 def test_a_cublas_error_status_fails_the_job(gpu, monkeypatch):
-    from gemmviz.backends import cuda as cuda_backend
+    from gemmviz.backends import cublas
 
-    monkeypatch.setattr(cuda_backend._cublas_lib, "cublasSetMathMode", lambda handle, mode: 7)
+    monkeypatch.setattr(cublas._cublas_lib, "cublasSetMathMode", lambda handle, mode: 7)
     r = one("cublas-tf32")
     assert r.status == "failed" and r.error == "RuntimeError: cublasSetMathMode failed with cuBLAS status 7"
     assert_clean(gpu)
 
 
 def test_cublas_is_unavailable_where_the_library_is_missing(gpu, monkeypatch, tmp_path):
-    from gemmviz.backends import cuda as cuda_backend
+    from gemmviz.backends import cublas
 
-    monkeypatch.setattr(cuda_backend, "_cublas_lib", None)
+    monkeypatch.setattr(cublas, "_cublas_lib", None)
     monkeypatch.setenv("CUDA_HOME", str(tmp_path))
     monkeypatch.delenv("CUDA_PATH", raising=False)
-    monkeypatch.setattr(cuda_backend.ctypes, "CDLL", lambda name: (_ for _ in ()).throw(OSError(f"{name}: no")))
-    monkeypatch.setattr(cuda_backend.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(cublas.ctypes, "CDLL", lambda name: (_ for _ in ()).throw(OSError(f"{name}: no")))
+    monkeypatch.setattr(cublas.ctypes.util, "find_library", lambda name: None)
     r, tiled = run(plan_jobs(["cublas", "gpu-tiled"], [RAGGED]))
     assert r.status == "unavailable" and r.error.startswith("libcublas not found (looked in $CUDA_HOME/lib64")
     assert tiled.status == "ok"

@@ -439,9 +439,9 @@ def test_the_zh_slides_header_footer_and_tables_are_in_chinese(qapp):
 
 
 def test_why_there_is_no_gpu_reads_in_chinese(qapp):
-    """The no-GPU banner of a student's laptop: backends/cuda's reasons are messages (their templates beside the
+    """The no-GPU banner of a student's laptop: backends/cuda_probe's reasons are messages (their templates beside the
     probe, no regex translation), said in the window's language, the driver's detail kept; English for the CLI."""
-    from gemmviz.backends import cuda
+    from gemmviz.backends import cuda_probe as cuda
     from gemmviz.core.messages import msg, render
 
     reasons = [

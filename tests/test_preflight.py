@@ -156,7 +156,7 @@ def test_the_other_needs_say_what_to_install():
 
 
 def test_info_says_what_pycuda_needs_where_it_is_missing(capsys):
-    from gemmviz.backends.cuda import cuda_status
+    from gemmviz.backends.cuda_probe import cuda_status
 
     if not cuda_status()[1].startswith("PyCUDA is not installed"):
         pytest.skip("PyCUDA is installed here")

@@ -63,13 +63,13 @@ def test_host_timed_samples_read_the_clock_too(gpu):
 
 
 def test_without_nvml_or_cublas_the_fields_stay_unknown(monkeypatch, tmp_path):
-    import gemmviz.backends.cuda as cuda_backend
+    import gemmviz.backends.cublas as cublas
 
     fake_pycuda.install(monkeypatch, nvml=False)
-    monkeypatch.setattr(cuda_backend, "_cublas_lib", None)
+    monkeypatch.setattr(cublas, "_cublas_lib", None)
     monkeypatch.setenv("CUDA_HOME", str(tmp_path))  # nowhere to find a libcublas
-    monkeypatch.setattr(cuda_backend.ctypes.util, "find_library", lambda name: None)
-    monkeypatch.setattr(cuda_backend.ctypes, "CDLL", _no_library)
+    monkeypatch.setattr(cublas.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(cublas.ctypes, "CDLL", _no_library)
     (r,) = run(["gpu-tiled"])
     assert r.status == "ok" and r.cublas_version is None and r.sm_clock_nvml_mhz is None
     assert texts(provenance.details(r)) == [
@@ -83,9 +83,9 @@ def _no_library(name, *args, **kw):
 
 
 def test_a_cublas_that_does_not_answer_leaves_the_version_unknown(gpu, monkeypatch):
-    import gemmviz.backends.cuda as cuda_backend
+    import gemmviz.backends.cublas as cublas
 
-    monkeypatch.setattr(cuda_backend._cublas_lib, "cublasGetProperty", lambda prop, ref: 7)
+    monkeypatch.setattr(cublas._cublas_lib, "cublasGetProperty", lambda prop, ref: 7)
     (r,) = run(["cublas"])
     assert r.status == "ok" and r.cublas_version is None
 

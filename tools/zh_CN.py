@@ -466,7 +466,7 @@ ZH = {
     "full": "满",
     "consuming": "使用中",
     "shared memory: a ring of {n} stages, each an A tile {bm}×32 and a B tile 32×{bn}": "共享内存：{n} 级的环形缓冲，每级一个 {bm}×32 的 A 分块和一个 32×{bn} 的 B 分块",
-    # ---- why there is no GPU (backends/cuda.cuda_status) ----
+    # ---- why there is no GPU (backends/cuda_probe.cuda_status) ----
     'PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)': '未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）',
     "no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded": "没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so",
     "no usable NVIDIA driver: cuInit failed ({detail})": "NVIDIA 驱动不可用：cuInit 失败（{detail}）",

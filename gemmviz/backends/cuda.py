@@ -10,13 +10,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import glob
-import os
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from gemmviz.backends.cublas import CUBLAS_WORKSPACE_BYTES, check_cublas, cublas_version, load_cublas
+from gemmviz.backends.cuda_probe import cuda_status, cuda_status_message
 from gemmviz.backends.gpu_timing import KernelTimer, Nvml
 from gemmviz.backends.kernel_cache import compile_cubin
 from gemmviz.backends.profile import instrument_source
@@ -36,7 +35,7 @@ from gemmviz.core.measure.bench import (
     poisoned_output,
     verify,
 )
-from gemmviz.core.messages import Message, define, msg, render
+from gemmviz.core.messages import Message
 from gemmviz.core.problem import Problem, ProblemError
 from gemmviz.core.session.results import Result
 
@@ -48,148 +47,6 @@ FP32_LANES_PER_SM = {
     (6, 0): 64, (6, 1): 128, (7, 0): 64, (7, 2): 64, (7, 5): 64, (8, 0): 64, (8, 6): 128,
     (8, 7): 128, (8, 9): 128, (9, 0): 128, (10, 0): 128, (10, 3): 128, (12, 0): 128, (12, 1): 128,
 }  # fmt: skip
-
-CUBLAS_WORKSPACE_BYTES = 32 << 20  # NVIDIA's recommendation for Hopper (cuBLAS docs, cublasSetWorkspace)
-_status: tuple[bool, Message | None] | None = None
-_status_lock = threading.Lock()
-
-
-# Why there is no GPU, as messages (core/messages): the window says them in its language, the CLI in English;
-# the driver's own detail is kept as it came.
-NO_PYCUDA = define(
-    "cuda.reason.no_pycuda",
-    en='PyCUDA is not installed (pip install "gemmviz[cuda]", needs the CUDA toolkit)',
-    zh='未安装 PyCUDA（pip install "gemmviz[cuda]"，需要 CUDA 工具包）',
-)
-NO_LIBCUDA = define(
-    "cuda.reason.no_libcuda",
-    en="no NVIDIA driver: PyCUDA is installed but libcuda.so cannot be loaded",
-    zh="没有 NVIDIA 驱动：已安装 PyCUDA，但无法加载 libcuda.so",
-)
-NO_DRIVER = define("cuda.reason.no_driver", en="no NVIDIA driver: {detail}", zh="没有 NVIDIA 驱动：{detail}")
-CUINIT = define(
-    "cuda.reason.cuinit",
-    en="no usable NVIDIA driver: cuInit failed ({detail})",
-    zh="NVIDIA 驱动不可用：cuInit 失败（{detail}）",
-)
-NO_COUNT = define("cuda.reason.count", en="cannot count CUDA devices ({detail})", zh="无法统计 CUDA 设备（{detail}）")
-NO_DEVICE = define(
-    "cuda.reason.no_device",
-    en="no CUDA device: the driver found no NVIDIA GPU",
-    zh="没有 CUDA 设备：驱动没有找到 NVIDIA GPU",
-)
-NO_BACKEND = define("cuda.reason.no_backend", en="no CUDA backend", zh="没有 CUDA 后端")
-QUERY_FAILED = define("cuda.reason.query_failed", en="device query failed: {detail}", zh="设备查询失败：{detail}")
-
-
-def cuda_status() -> tuple[bool, str]:
-    """(True, 'ok') or (False, one line saying which of PyCUDA, the driver or a device is missing), in English."""
-    ok, why = cuda_status_message()
-    return ok, "ok" if why is None else render(why, "en")
-
-
-def cuda_status_message() -> tuple[bool, Message | None]:
-    """(True, None) or (False, why as a message: its key and the driver's detail), for any language."""
-    global _status
-    with _status_lock:
-        if _status is None:
-            _status = _probe()
-        return _status
-
-
-def _probe() -> tuple[bool, Message | None]:
-    try:
-        import pycuda.driver as cuda
-    except ImportError as exc:
-        text = str(exc)
-        if "libcuda" in text:
-            return False, msg(NO_LIBCUDA)
-        return False, msg(NO_PYCUDA)
-    except OSError as exc:
-        return False, msg(NO_DRIVER, detail=str(exc))
-    try:
-        cuda.init()
-    except Exception as exc:
-        return False, msg(CUINIT, detail=str(exc))
-    try:
-        count = cuda.Device.count()
-    except Exception as exc:
-        return False, msg(NO_COUNT, detail=str(exc))
-    if count == 0:
-        return False, msg(NO_DEVICE)
-    return True, None
-
-
-_cublas_lib = None
-
-
-def load_cublas():
-    """The toolkit's libcublas through ctypes, or raise OSError saying where we looked."""
-    global _cublas_lib
-    if _cublas_lib is not None:
-        return _cublas_lib
-    candidates = []
-    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
-        candidates += sorted(glob.glob(os.path.join(root, "lib64", "libcublas.so*")), reverse=True)
-    candidates += ["libcublas.so.13", "libcublas.so.12", "libcublas.so"]
-    found = ctypes.util.find_library("cublas")
-    if found:
-        candidates.append(found)
-    errors = []
-    for name in candidates:
-        try:
-            lib = ctypes.CDLL(name)
-        except OSError as exc:
-            errors.append(str(exc))
-            continue
-        lib.cublasCreate_v2.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-        lib.cublasDestroy_v2.argtypes = [ctypes.c_void_p]
-        lib.cublasSetMathMode.argtypes = [ctypes.c_void_p, ctypes.c_int]
-        lib.cublasSetWorkspace_v2.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
-        lib.cublasSgemm_v2.argtypes = [
-            ctypes.c_void_p,
-            ctypes.c_int,
-            ctypes.c_int,
-            ctypes.c_int,
-            ctypes.c_int,
-            ctypes.c_int,
-            ctypes.POINTER(ctypes.c_float),
-            ctypes.c_void_p,
-            ctypes.c_int,
-            ctypes.c_void_p,
-            ctypes.c_int,
-            ctypes.POINTER(ctypes.c_float),
-            ctypes.c_void_p,
-            ctypes.c_int,
-        ]
-        with contextlib.suppress(AttributeError):  # cuBLAS has had it since 6.0; a stripped build may not
-            lib.cublasGetProperty.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
-        _cublas_lib = lib
-        return lib
-    raise OSError("libcublas not found (looked in $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader path)")
-
-
-CUBLAS_PROPERTIES = (0, 1, 2)  # libraryPropertyType: MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL
-
-
-def cublas_version() -> str | None:
-    """The version of the libcublas gemmviz loads, "13.1.0" (cublasGetProperty, which needs no handle), or None
-    where the library cannot be loaded or does not answer."""
-    try:
-        lib = load_cublas()
-    except OSError:
-        return None
-    parts = []
-    for prop in CUBLAS_PROPERTIES:
-        value = ctypes.c_int()
-        try:
-            status = lib.cublasGetProperty(prop, ctypes.byref(value))
-        except (AttributeError, ctypes.ArgumentError):
-            return None
-        if status != 0 or value.value < 0:
-            return None
-        parts.append(value.value)
-    return ".".join(map(str, parts))
 
 
 def fp32_peak_gflops(sms: int, cc: tuple[int, int], clock_mhz: float) -> float | None:
@@ -457,10 +314,10 @@ class CudaRun(KernelTimer):
             if self.cublas_handle is None:
                 # Handle and workspace once per run, outside every timed region: a call then allocates nothing.
                 handle = ctypes.c_void_p()
-                _check_cublas(lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
+                check_cublas(lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate")
                 self.cublas_handle = handle
                 self.cublas_workspace = self.cuda.mem_alloc(CUBLAS_WORKSPACE_BYTES)
-                _check_cublas(
+                check_cublas(
                     lib.cublasSetWorkspace_v2(
                         handle, ctypes.c_void_p(int(self.cublas_workspace)), CUBLAS_WORKSPACE_BYTES
                     ),
@@ -471,11 +328,11 @@ class CudaRun(KernelTimer):
             alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
             pa, pb, pc = ctypes.c_void_p(int(a)), ctypes.c_void_p(int(b)), ctypes.c_void_p(int(c))
 
-            _check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
+            check_cublas(lib.cublasSetMathMode(handle, mode), "cublasSetMathMode")
 
             def launch_cublas() -> None:
                 # Row-major C = A B is column-major C^T = B^T A^T: swap the operands, no transposes.
-                _check_cublas(
+                check_cublas(
                     lib.cublasSgemm_v2(
                         handle, 0, 0, p.n, p.m, p.k, ctypes.byref(alpha), pb, p.n, pa, p.k, ctypes.byref(beta), pc, p.n
                     ),
@@ -702,8 +559,3 @@ class CudaRun(KernelTimer):
 
 def _version(v: int) -> str:
     return f"{v // 1000}.{(v % 1000) // 10}"
-
-
-def _check_cublas(status: int, what: str) -> None:
-    if status != 0:
-        raise RuntimeError(f"{what} failed with cuBLAS status {status}")

@@ -56,7 +56,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _needs_gpu(what: str) -> None:
-    from gemmviz.backends.cuda import cuda_status
+    from gemmviz.backends.cuda_probe import cuda_status
 
     ok, reason = cuda_status()
     if not ok:

@@ -170,15 +170,15 @@ def install(app: QCoreApplication, lang: str) -> bool:
 
 
 def reason_words(gpu: dict, lang: str) -> str:
-    """Why there is no GPU, in `lang`: the backend's message (backends/cuda.py's templates, the driver's own
+    """Why there is no GPU, in `lang`: the backend's message (backends/cuda_probe.py's templates, the driver's own
     detail as it is), else its reason as it came (an older session's, another backend's)."""
-    from gemmviz.backends import cuda  # its module defines the reasons' templates
+    from gemmviz.backends import cuda_probe  # its module defines the reasons' templates
 
     why = gpu.get("reason_message")
     if messages.valid(why):
         return messages.render(why, lang)
     reason = gpu.get("reason")
-    return messages.render(cuda.NO_BACKEND, lang) if reason is None else str(reason)
+    return messages.render(cuda_probe.NO_BACKEND, lang) if reason is None else str(reason)
 
 
 def device_banner(gpu: dict, lang: str) -> str:

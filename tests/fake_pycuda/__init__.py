@@ -1,5 +1,5 @@
 """A fake PyCUDA for tests without a GPU: `install(monkeypatch)` puts it in sys.modules (with a fake pynvml, a
-fake cuBLAS behind backends/cuda.py's ctypes handle and a fake Hopper launcher) for one test, and returns the
+fake cuBLAS behind backends/cublas.py's ctypes handle and a fake Hopper launcher) for one test, and returns the
 simulated GPU (device.py) the test can steer and inspect. Nothing is installed globally.
 
 The kernels it "runs" compute C = A·B with numpy on the fake device's buffers, whatever their source says; the
@@ -17,8 +17,7 @@ VERSION_TEXT = "2025.1.1 (fake)"
 def install(monkeypatch, gpu=None, nvml: bool = True):
     """Make `import pycuda`, `pycuda.driver`, `pycuda.compiler` (and `pynvml`) the fakes until the test ends;
     reset the CUDA backend's cached status, toolchain and cuBLAS handle so they are probed against the fake."""
-    from gemmviz.backends import cuda as cuda_backend
-    from gemmviz.backends import kernel_cache, wgmma
+    from gemmviz.backends import cublas, cuda_probe, kernel_cache, wgmma
     from tests.fake_pycuda import compiler, driver, libs
     from tests.fake_pycuda.device import FakeGpu
 
@@ -35,8 +34,8 @@ def install(monkeypatch, gpu=None, nvml: bool = True):
         monkeypatch.setitem(sys.modules, "pynvml", libs.FakeNvml(gpu))
     else:
         monkeypatch.setitem(sys.modules, "pynvml", None)  # import pynvml raises ImportError
-    monkeypatch.setattr(cuda_backend, "_status", None)
-    monkeypatch.setattr(cuda_backend, "_cublas_lib", libs.FakeCublas(gpu))
+    monkeypatch.setattr(cuda_probe, "_status", None)
+    monkeypatch.setattr(cublas, "_cublas_lib", libs.FakeCublas(gpu))
     monkeypatch.setattr(kernel_cache, "_toolchain", None)
     monkeypatch.setattr(wgmma, "WgmmaKernel", libs.FakeWgmmaKernel)
     return gpu

@@ -30,7 +30,7 @@ class EngineWorker(QObject):
         try:
             env = environment(self.backends)
         except Exception as exc:  # a broken driver must not take the app down
-            from gemmviz.backends.cuda import QUERY_FAILED
+            from gemmviz.backends.cuda_probe import QUERY_FAILED
             from gemmviz.core.messages import msg, render
 
             why = msg(QUERY_FAILED, detail=str(exc))
