@@ -482,3 +482,15 @@ def test_every_export_formats_title_is_translated(qapp):
     from tests.checks.formats import titles_without_translation
 
     assert titles_without_translation(qapp) == []
+
+
+def test_a_chinese_name_in_a_template_sits_without_spaces_a_latin_one_keeps_them():
+    """The speedup chart's title in Chinese read "相对 原文的 GPU 朴素版（线程块 16×16） 的加速比": the template's
+    spaces belong beside a Latin name only."""
+    from gemmviz.ui.text import join_cjk
+
+    assert join_cjk("规模 4096³ 下相对 原文的 GPU 朴素版（线程块 16×16） 的加速比") == (
+        "规模 4096³ 下相对原文的 GPU 朴素版（线程块 16×16）的加速比"
+    )
+    assert join_cjk("规模 4096³ 下相对 cuBLAS 的加速比") == "规模 4096³ 下相对 cuBLAS 的加速比"
+    assert join_cjk("Speedup vs the seed's naive kernel at 4096³") == "Speedup vs the seed's naive kernel at 4096³"

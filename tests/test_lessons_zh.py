@@ -65,7 +65,7 @@ def test_numbers_per_language():
     assert [numbers.count(2 * n**3, "zh") for n in (16, 256, 1024, 4096, 8192)] == [
         "8,192",
         "3,355 万",
-        "21 亿",
+        "21.5 亿",  # three figures, as in English (2.15 billion): 42.9 亿 beside 2.68 亿, not 43 亿
         "1,374 亿",
         "1.1 万亿",
     ]

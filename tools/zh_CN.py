@@ -159,7 +159,7 @@ ZH = {
     "Measured traffic per memory level at {size}": "{size} 时各级存储的实测流量",
     "Measured traffic per memory level": "各级存储的实测流量",
     "above each pair: {second} ÷ {first}": "每对柱上方：{second} ÷ {first}",
-    "Median time per product; × = the time over the size before (each doubling of N is 8× the work)": "每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）",
+    "Median time per product; × = the time over the size before (each doubling of N is 8× the work)": "每次矩阵乘法的中位时间；“倍”是相对前一个规模的用时之比（N 每翻一倍，计算量变为 8 倍）",
     "bytes (log scale)": "字节（对数坐标）",
     ".\nProfiled or traced results appear here when a session has them.": "。\n会话中有分析过或带轨迹的结果时，会显示在这里。",
     "{series} at {size}: preparing its {n} blocks…": "{series}，规模 {size}：正在准备它的 {n} 个线程块…",

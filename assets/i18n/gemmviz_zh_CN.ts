@@ -1042,7 +1042,7 @@ model</source>
         <translation>字节（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/fonts.py" line="119" />
+        <location filename="../../gemmviz/ui/fonts.py" line="124" />
         <source>{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
@@ -1822,7 +1822,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="148" />
         <source>Median time per product; × = the time over the size before (each doubling of N is 8× the work)</source>
-        <translation>每次矩阵乘法的中位时间；× = 相对前一个规模的用时倍数（N 每翻一倍，计算量变为 8 倍）</translation>
+        <translation>每次矩阵乘法的中位时间；“倍”是相对前一个规模的用时之比（N 每翻一倍，计算量变为 8 倍）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/lesson/seed_table.py" line="150" />

@@ -131,7 +131,7 @@ def count(x: float, lang: str = "en") -> str:
     for unit, size in WORDS[_check(lang)]["count_units"]:
         if x >= size:
             value = x / size
-            return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.3g} {unit}"
+            return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"  # three figures, as byte_size
     return f"{x:,.0f}"
 
 

@@ -7,6 +7,7 @@ an <img> there loads a local file or an endless resource."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -95,3 +96,14 @@ def tooltip(s: object) -> str:
     if not text:
         return ""
     return "<qt>" + plain(text).replace("\n", "<br>") + "</qt>"
+
+
+# a space between two CJK characters (hanzi, kana, full-width punctuation) that a template put around a name:
+# "相对 {name} 的加速比" with a Chinese name read "相对 原文的 GPU 朴素版 的加速比"; beside a Latin name it stays
+_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_SPACE_BETWEEN_CJK = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
+
+
+def join_cjk(text: str) -> str:
+    """`text` without the single spaces that stand between two CJK characters; Latin words keep theirs."""
+    return _SPACE_BETWEEN_CJK.sub("", text)

@@ -50,7 +50,10 @@ def flops_figure(n: int, lang: str) -> str:
 
 
 SECTOR_BYTES = 32
-HARDWARE_PLACEHOLDERS = ("model", *COUNTER_PLACEHOLDERS, "blocks", "waves", "resident")
+WARP = 32
+# shared_per_fma: shared-memory load instructions per multiply-add of one thread (the shared_loads counter counts
+# warp instructions: × 32 lanes ÷ M·N·K): 1.25 where A's reads merge into LDS.128, 2 where none merge
+HARDWARE_PLACEHOLDERS = ("model", *COUNTER_PLACEHOLDERS, "shared_per_fma", "blocks", "waves", "resident")
 
 
 def hardware_figure(kind: str, ref: SeriesRef, problem: Problem, results: list[Result], lang: str = "en") -> str | None:
@@ -61,6 +64,9 @@ def hardware_figure(kind: str, ref: SeriesRef, problem: Problem, results: list[R
             return None
         t = v.traffic_model(problem, dict(ref.params))
         return byte_size(FLOAT32_BYTES * t.global_loads, lang)
+    if kind == "shared_per_fma":
+        value = counter_value(results, ref, problem, "shared_loads")
+        return None if value is None else f"{value * WARP / (problem.m * problem.n * problem.k):.2f}"
     if kind in COUNTER_PLACEHOLDERS:
         value = counter_value(results, ref, problem, kind)
         if value is None:

@@ -43,7 +43,7 @@ from gemmviz.ui.charts.base import (
     source_label,
 )
 from gemmviz.ui.charts.roofline import RooflineChart
-from gemmviz.ui.text import QT_TRANSLATE_NOOP, tr
+from gemmviz.ui.text import QT_TRANSLATE_NOOP, join_cjk, tr
 
 # the registry's baseline labels (core/kernels/variants.py BASELINES), for the catalogue: charts draw them through tr()
 BASELINE_LABELS = (QT_TRANSLATE_NOOP("", "CPU loop"), QT_TRANSLATE_NOOP("", "GPU naive, block 16×16 (the seed's)"),
@@ -400,7 +400,7 @@ class SpeedupChart(ResultChart):
             return
         plot.getAxis("bottom").setStyle(showValues=True)
         plot.setTitle(
-            plain(tr("Speedup vs {name} at {size}").format(name=name, size=size_label)),
+            plain(join_cjk(tr("Speedup vs {name} at {size}").format(name=name, size=size_label))),
             color=self.theme.foreground,
             size=f"{self.theme.font_pt + 2}pt",
         )
