@@ -71,7 +71,10 @@ def test_sm_trace_uses_every_sm_and_every_block_once(qapp, session):
     chart.set_time(chart.duration_us)
     assert chart.landed() == chart.blocks
     # the tail is a share of the run's time, told apart from the title's share of SM-time
-    assert chart.tail_label.textItem.toPlainText() == f"tail: {chart.summary.tail_pct:.1f}% of the run"
+    assert chart.tail_label.textItem.toPlainText() == f"tail: {chart.summary.tail_pct:.1f}% of the run →"
+    # beside the shaded tail, pointing at it, not printed over its hatching (seed000's slide at 720p)
+    tail_from = chart.duration_us * (1 - chart.summary.tail_pct / 100)
+    assert chart.tail_label.pos().x() == pytest.approx(tail_from) and chart.tail_label.anchor.x() == 1
 
 
 def test_lanes_never_overlap_on_one_sm(session):

@@ -327,22 +327,28 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
     def _draw_tail(self, s: TraceSummary, top: float, font: QFont) -> None:
         """The last wave's tail shaded and labelled."""
         theme = self.theme
-        tail_from = self.duration_us * (1 - s.tail_pct / 100)
+        tail_from = self._tail_from(s)
         tail = pg.LinearRegionItem(
             (tail_from, self.duration_us), movable=False, brush=pg.mkBrush(theme.foreground + "30"), pen=pg.mkPen(None)
         )
         self.sms_plot.addItem(tail)
+        # beside the shaded tail, pointing at it, not over it (its hatching read through the words)
         label = pg.TextItem(
-            tr("tail: {pct}% of the run").format(pct=f"{s.tail_pct:.1f}"),  # of time, not SM-time (the title's)
+            tr("tail: {pct}% of the run").format(pct=f"{s.tail_pct:.1f}") + " →",  # of time, not SM-time (the title's)
             color=theme.foreground,
             anchor=(1, 0),
             fill=pg.mkBrush(theme.background + "D0"),
         )
         label.setZValue(7)  # over the bars and the sweep's mask
         label.setFont(font)
-        label.setPos(self.duration_us, top)
+        label.setPos(tail_from, top)
         self.sms_plot.addItem(label)
         self.tail_label = label
+
+    def _tail_from(self, s: TraceSummary | None = None) -> float:
+        """Where the last wave's tail begins, in µs (0 with no trace shown)."""
+        s = s or self.summary
+        return self.duration_us * (1 - s.tail_pct / 100) if s is not None else 0.0
 
     def _frame(self, top: float) -> None:
         """The SM axis's ticks and both ranges of the SM plot."""
@@ -547,7 +553,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             top = data_top / max(0.2, 1 - text_px / height_px)
             plot.setYRange(0, max(top, data_top * 1.1), padding=0)
         if self.show_tail:
-            self.tail_label.setPos(self.duration_us, self.rows + pad)
+            self.tail_label.setPos(self._tail_from(), self.rows + pad)
         self._sm_ticks()
 
     def set_time(self, time_us: float) -> None:
