@@ -336,3 +336,30 @@ def test_every_case_gets_the_same_height_of_sms_at_any_size(qapp, tmp_path, monk
     bands = [c.sms_plot.getViewBox().height() for c in charts]
     assert max(bands) - min(bands) <= 2, bands
     assert len({c.compact for c in charts}) == 1
+
+
+def test_stacked_strips_share_one_time_scale_and_name_their_axis_within_their_height(qapp):
+    """A Chinese slide's three last-wave strips at 720p: each repeated the time axis's numbers, and the rotated
+    "SM（按负载）" ran past its strip into the next one's. In a compact stack the numbers are under the lowest only,
+    and a strip shorter than its axis's name says "SM"."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from gemmviz.core.hardware.fix_pick import SIZE, pick_cases
+    from gemmviz.ui.hardware.last_wave import LastWaveStack
+
+    w = LastWaveStack(pick_cases(SIZE, []), PROJECTOR_720, one_line=True)
+    try:
+        layout_offscreen(w, 1230, 400)
+        charts = w.charts
+        assert all(c.compact for c in charts)
+        shows = [c.sms_plot.getAxis("bottom").style["showValues"] for c in charts]
+        assert shows == [False] * (len(charts) - 1) + [True]
+        font = QFont()
+        font.setPointSizeF(charts[0].theme.font_pt)
+        for c in charts:
+            height = c.sms_plot.getViewBox().height()
+            name = c.sms_plot.getAxis("left").labelText
+            assert name == c.sm_words or (name == "SM" and height < QFontMetricsF(font).horizontalAdvance(c.sm_words))
+        assert {c.sms_plot.getAxis("left").labelText for c in charts} == {"SM"}  # 400 px: three strips too short
+    finally:
+        w.deleteLater()

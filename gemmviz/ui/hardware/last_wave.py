@@ -188,7 +188,7 @@ class LastWaveStack(QWidget):
         they are compact the lowest taller by its time axis's name."""
         if self.charts:
             px = self.charts[-1].theme.font_pt * 96 / 72
-            extra = 1.4 * px  # the lowest's time axis with its name against the others' (SmTraceChart._fit_rows)
+            extra = 2.8 * px  # the lowest's time axis, numbers and name, against the others' bare line (_fit_rows)
             share = max(1.0, (event.size().height() - extra) / len(self.charts))
             compact = share < COMPACT_LINES * px
             for i, chart in enumerate(self.charts):

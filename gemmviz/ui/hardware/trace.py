@@ -410,7 +410,9 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             if self.time_label:
                 words = self._time_axis_words
                 axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
-            axis.setHeight(int(px * (3.2 if self.time_label else 1.8)))
+            # stacked on one time axis: its numbers under the lowest chart only, the others' strips the taller
+            axis.setStyle(showValues=self.time_label)
+            axis.setHeight(int(px * (3.2 if self.time_label else 0.4)))
         else:
             if self.resident_plot.scene() is None:
                 self.ci.addItem(self.resident_plot, row=1, col=0)
@@ -418,6 +420,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
             self.resident_plot.show()
             axis.setTicks([self.wave_ticks, []])
             axis.setLabel(None)
+            axis.setStyle(showValues=True)
             axis.setHeight(None)
 
     def _sm_ticks(self) -> None:
@@ -442,6 +445,19 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         if getattr(self, "_sm_tick_values", None) != ticks:
             self._sm_tick_values = ticks
             axis.setTicks([ticks, []])
+        self._sm_axis_name(height_px)
+
+    def _sm_axis_name(self, height_px: float) -> None:
+        """The SM axis's name, rotated beside the plot: "SMs by load" where the plot is as tall as the words, else
+        "SM" (a Chinese slide's three last-wave strips: the name ran past its strip into the next one's)."""
+        words = self.sm_words or "SM"
+        font = QFont()
+        font.setPointSizeF(self.theme.font_pt)
+        if 0 < height_px < QFontMetricsF(font).horizontalAdvance(words):
+            words = "SM"
+        axis = self.sms_plot.getAxis("left")
+        if axis.labelText != words:
+            axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
 
     def _draw_resident(self, drawing: TraceDrawing, font: QFont) -> None:
         """The blocks resident over time, with the most there ever were at once as a dashed line."""
