@@ -32,6 +32,9 @@ ABOVE_ROOF_NOTE = QT_TRANSLATE_NOOP("", "above the roof: caches serve traffic th
 NOTE_LINES = QT_TRANSLATE_NOOP("", "above the roof: caches serve\ntraffic the model counts as global")
 SHORT_NOTE = QT_TRANSLATE_NOOP("", "above the roof:\ncaches")  # where the whole note fits nowhere
 HOVER_SCALE, HIGHLIGHT_SCALE = 1.5, 1.3  # a point's marker under the mouse, and in a lesson's highlighted series
+# a roofline's points are its whole message, a few on a large plot: larger than a line chart's markers (at the
+# theme's 14 px they read as specks on a projected 1080p slide)
+POINT_SCALE = 1.5
 PICK_SLACK_PX = 5  # a click this far outside a marker's edge still picks it
 CYCLE_KEYS = (QtCore.Qt.Key.Key_Tab, QtCore.Qt.Key.Key_N)
 
@@ -166,14 +169,14 @@ class RooflineChart(ResultChart):
             scatter = pg.ScatterPlotItem(
                 np.log10([p.intensity for p in pts]),
                 np.log10([p.gflops for p in pts]),
-                size=self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0),
+                size=POINT_SCALE * self.theme.symbol_px * (HIGHLIGHT_SCALE if self.highlight and not faded else 1.0),
                 symbol=style.marker,
                 brush=pg.mkBrush(self.theme.color(style.colour)),
                 pen=pg.mkPen(self.theme.background),
                 hoverable=True,
                 data=tips,
                 tip=lambda x, y, data: plain(data.text),
-                hoverSize=self.theme.symbol_px * HOVER_SCALE,
+                hoverSize=POINT_SCALE * self.theme.symbol_px * HOVER_SCALE,
             )
             if faded:
                 scatter.setOpacity(0.25)
@@ -327,7 +330,7 @@ class RooflineChart(ResultChart):
     def pick_radius(self) -> float:
         """How far from a point's centre a click still picks it: the radius of its marker as drawn at its
         largest (hovered, or highlighted by a lesson) plus a few pixels."""
-        return self.theme.symbol_px * max(HOVER_SCALE, HIGHLIGHT_SCALE) / 2 + PICK_SLACK_PX
+        return POINT_SCALE * self.theme.symbol_px * max(HOVER_SCALE, HIGHLIGHT_SCALE) / 2 + PICK_SLACK_PX
 
     def pick(self, scene_pos: QtCore.QPointF) -> Result | None:
         """Select the point nearest to `scene_pos` (within a few pixels of its marker); the points that
