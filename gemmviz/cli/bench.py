@@ -205,7 +205,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         timing=args.timing,
         max_batch=args.max_batch,
     )
-    out, csv = check_outputs(("--out", args.out, ()), ("--csv", args.csv, ()))
+    out, csv = check_outputs(("--out", args.out, (".json",)), ("--csv", args.csv, (".csv",)))
     jobs = plan_jobs(variants, problems, grid)
     jobs, skipped = supported_jobs(jobs, grid)
     for note in skipped:

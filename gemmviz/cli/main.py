@@ -17,7 +17,7 @@ import time
 from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
 from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
-from gemmviz.core import interrupt
+from gemmviz.core import interrupt, paths
 from gemmviz.core.fileio import FileFormatError, release_all
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.problem import ProblemError
@@ -172,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):  # benchmarks/startup_time.py: the CLI's modules are imported
         print(f"cli-imported {time.monotonic():.6f}", flush=True)
     _tolerant_streams()
+    paths.pin_folder_variables()
     with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
         try:
             args = build_parser().parse_args(argv)

@@ -75,7 +75,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise UsageError(f"--size must be a multiple of 128 from 128 to {MAX_TUNE_SIZE}; got {args.size}")
     if not 1 <= args.repeats <= MAX_TUNE_REPEATS:
         raise UsageError(f"--repeats must be a whole number 1..{MAX_TUNE_REPEATS}, got {args.repeats}")
-    csv_path, save_to = check_outputs(("--csv", args.csv, ()), ("--save-to", args.save_to, (".json",)))
+    csv_path, save_to = check_outputs(("--csv", args.csv, (".csv",)), ("--save-to", args.save_to, (".json",)))
     _needs_gpu("tuning")
     from gemmviz.backends.autotune import tune
 

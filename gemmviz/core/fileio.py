@@ -102,14 +102,12 @@ def _folder(path: Path) -> Path:
 
 
 def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Path:
-    """Refuse an output path before any work: an empty name, a wrong suffix, anything but a regular file (or a
-    link to one), a missing or unwritable folder, a read-only file, a file another gemmviz is writing.
+    """Refuse an output path before any work: an empty name, anything but a regular file (or a link to one), a
+    missing or unwritable folder, a read-only file, a wrong suffix, a file another gemmviz is writing.
     Writability is tested by creating (and removing) a file in the target's folder. Returns `path`."""
     if str(path) == "":
         raise OutputError("an empty file name: give the file to write")
     path = Path(path)
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise OutputError(f"{path}: the file name must end in {' or '.join(suffixes)}")
     real = real_target(path)
     parent = _folder(real)
     if not parent.is_dir():
@@ -124,6 +122,9 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Pat
         raise OutputError(f"cannot write {path}: {_why(exc)}") from None
     os.close(fd)
     os.unlink(probe)
+    # the name last: what the path is (a device, a FIFO, a folder, unwritable) says more than its suffix
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise OutputError(f"{path}: the file name must end in {' or '.join(suffixes)}")
     if _lock_holder(real) is None and fcntl is not None:
         _try_lock(path, real, keep=False)
     return path

@@ -61,11 +61,29 @@ def asset_path(folder: str, name: str) -> Path:
     return Path(str(shipped("assets").joinpath(folder).joinpath(name)))
 
 
+FOLDER_VARIABLES = ("GEMMVIZ_CACHE_DIR", "GEMMVIZ_CONFIG_DIR")
+
+
+def pin_folder_variables() -> None:
+    """Make a relative $GEMMVIZ_CACHE_DIR or $GEMMVIZ_CONFIG_DIR absolute, from the folder gemmviz started in,
+    before any child process (nvcc, a check's sandbox, run in folders of their own) inherits it."""
+    for name in FOLDER_VARIABLES:
+        value = os.environ.get(name)
+        if value and not os.path.isabs(value):
+            os.environ[name] = os.path.abspath(value)
+
+
 def cache_dir() -> Path:
-    """gemmviz's cache folder: $GEMMVIZ_CACHE_DIR, else the platform's user cache folder."""
-    return Path(os.environ.get("GEMMVIZ_CACHE_DIR") or platformdirs.user_cache_dir("gemmviz", appauthor=False))
+    """gemmviz's cache folder: $GEMMVIZ_CACHE_DIR, else the platform's user cache folder. Absolute: a relative
+    value is taken from the folder gemmviz started in (nvcc, run from another folder, could not write into
+    "relcache/…", and every correct hand-in was graded a compile failure)."""
+    return Path(
+        os.environ.get("GEMMVIZ_CACHE_DIR") or platformdirs.user_cache_dir("gemmviz", appauthor=False)
+    ).absolute()
 
 
 def config_dir() -> Path:
-    """gemmviz's config folder (settings, recovery files): $GEMMVIZ_CONFIG_DIR, else the platform's."""
-    return Path(os.environ.get("GEMMVIZ_CONFIG_DIR") or platformdirs.user_config_dir("gemmviz", appauthor=False))
+    """gemmviz's config folder (settings, recovery files): $GEMMVIZ_CONFIG_DIR, else the platform's; absolute,
+    as cache_dir."""
+    value = os.environ.get("GEMMVIZ_CONFIG_DIR") or platformdirs.user_config_dir("gemmviz", appauthor=False)
+    return Path(value).absolute()

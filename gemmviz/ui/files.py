@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,11 +61,21 @@ def register(kind: FileKind) -> FileKind:
 
 
 def _head(path: Path) -> bytes:
+    """The first SNIFF_BYTES of a regular file; b"" for anything else (the reader says why when it opens it). Opened
+    without blocking: a FIFO named x.json froze the window in open() on the UI thread, waiting for a writer."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        with os.fdopen(fd, "rb", closefd=False) as f:
             return f.read(SNIFF_BYTES)
     except OSError:
-        return b""  # the reader says why when it opens it
+        return b""
+    finally:
+        os.close(fd)
 
 
 def reader_for(path: str | os.PathLike) -> FileKind | None:

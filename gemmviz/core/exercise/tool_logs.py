@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from gemmviz.core.text import printable
+
 MAX_FINDINGS = 50  # per tool, and nvcc's diagnostics
 MAX_MESSAGE = 2000
 SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck")
@@ -22,7 +24,7 @@ def diagnostic_log(log: str) -> str:
     """nvcc's log with only its message lines: the source lines it echoes under a message are dropped, so an
     #include of a file outside the exercise (/etc/passwd) never puts that file's text in the record."""
     keep = [
-        ln
+        printable(ln)  # a #warning or #pragma message's own ESC or bidi override, shown as an escape
         for ln in log.splitlines()
         if _NVCC_LINE.match(ln.strip()) or _GCC_LINE.match(ln.strip()) or re.search(r"\berrors? detected\b", ln)
     ]
@@ -42,14 +44,14 @@ def parse_nvcc(log: str, source_name: str) -> list[dict]:
             {
                 "line": int(match["line"]) if mine else None,
                 "severity": match["severity"],
-                "message": match["msg"].strip() if mine else f"{match['file']}: {match['msg'].strip()}",
+                "message": printable(match["msg"].strip() if mine else f"{match['file']}: {match['msg'].strip()}"),
             }
         )
         if len(found) >= MAX_FINDINGS:
             break
     if not found and log.strip():
         first = next((ln.strip() for ln in log.splitlines() if "error" in ln.lower()), log.strip().splitlines()[0])
-        found.append({"line": None, "severity": "error", "message": first[:MAX_MESSAGE]})
+        found.append({"line": None, "severity": "error", "message": printable(first[:MAX_MESSAGE])})
     return found
 
 

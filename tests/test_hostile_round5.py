@@ -1,0 +1,121 @@
+"""Hostile input, round 5: what an outside sweep found after round 4 — a relative cache folder that failed every
+correct hand-in, check records gemmviz wrote but could not read back, a FIFO that froze the window, session
+files silently replaced by CSV. Each test fails on the code before its fix."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from gemmviz.cli.main import main
+from gemmviz.core import paths
+from gemmviz.core.exercise import record_schema
+from gemmviz.core.exercise.tool_logs import diagnostic_log, parse_nvcc
+from gemmviz.core.session.results import Session
+
+
+# ---- a relative GEMMVIZ_CACHE_DIR ------------------------------------------------------------------------
+def test_a_relative_cache_or_config_folder_is_pinned_where_gemmviz_started(tmp_path, monkeypatch):
+    """nvcc runs in a folder of its own: "relcache/kernels/…" given to it from there could not be opened, and every
+    correct hand-in was graded a compile failure (and kept so by the next grading run)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GEMMVIZ_CACHE_DIR", "relcache")
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", "relconfig")
+    paths.pin_folder_variables()
+    assert os.environ["GEMMVIZ_CACHE_DIR"] == str(tmp_path / "relcache")  # what a child process inherits
+    assert os.environ["GEMMVIZ_CONFIG_DIR"] == str(tmp_path / "relconfig")
+    monkeypatch.chdir("/")
+    assert paths.cache_dir() == tmp_path / "relcache" and paths.config_dir() == tmp_path / "relconfig"
+
+
+def test_the_cli_pins_the_folders_before_any_command(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GEMMVIZ_CACHE_DIR", "c")
+    assert main(["model", "--mnk", "64"]) == 0
+    assert os.environ["GEMMVIZ_CACHE_DIR"] == str(tmp_path / "c")
+
+
+# ---- check records gemmviz writes, it reads back ------------------------------------------------------------
+NVCC_LOG = (
+    'warn.cu(1): warning #1234-D: #warning directive: "\x1b[2J"\n'
+    "warn.cu(2): warning: a\u202eb\x7f [-Wcpp]\n"
+    '    #warning "\x1b[2J"\n'  # the source line nvcc echoes: dropped from the log
+)
+
+
+def test_a_students_own_warning_text_is_shown_as_escapes_in_the_record():
+    """A #warning, #error or #pragma message puts the student's bytes in nvcc's output: ESC, a bidi override, DEL.
+    The record held them raw, and `exercise show` and the window then refused the record gemmviz had written."""
+    diagnostics = parse_nvcc(NVCC_LOG, "warn.cu")
+    log = diagnostic_log(NVCC_LOG)
+    assert [d["line"] for d in diagnostics] == [1, 2]
+    assert "\\x1b[2J" in diagnostics[0]["message"] and "\\u202e" in diagnostics[1]["message"]
+    assert "\\x7f" in diagnostics[1]["message"]
+    text = record_schema._text()
+    for message in (d["message"] for d in diagnostics):
+        assert text(message, "compile.diagnostics[0].message") == message  # the reader takes what was written
+    assert "\x1b" not in log and "\u202e" not in log and len(log.splitlines()) == 2
+
+
+def test_an_nvcc_log_without_a_located_line_is_shown_as_escapes_too():
+    (only,) = parse_nvcc("nvcc fatal   : \x1b]0;owned\x07 cannot open file", "k.cu")
+    assert only["severity"] == "error" and "\x1b" not in only["message"] and "\\x07" in only["message"]
+
+
+# ---- a FIFO named like a session --------------------------------------------------------------------------
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["x.json", "y.check.json"])
+def test_sniffing_a_fifo_named_like_a_session_never_waits_for_a_writer(qapp, tmp_path, name):
+    """File ▸ Open, --open, Open recent and a drop sniffed the file's first bytes with open(): on a FIFO that waits
+    for a writer, on the UI thread, for ever. The sniff reads regular files only; the reader then refuses it."""
+    from gemmviz.ui.files import _head, reader_for
+
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    done = threading.Event()
+    got: list[object] = []
+
+    def sniff() -> None:
+        got.append((_head(fifo), reader_for(fifo)))
+        done.set()
+
+    threading.Thread(target=sniff, daemon=True).start()
+    if not done.wait(10):
+        with open(fifo, "wb"):  # let the stuck open() return, so that the thread ends with the test
+            pass
+        pytest.fail(f"sniffing {name} blocked on the FIFO")
+    head, kind = got[0]  # type: ignore[misc]
+    assert head == b"" and kind is not None
+
+
+# ---- outputs whose name says what they hold --------------------------------------------------------------------
+@pytest.fixture
+def cpu_session(tmp_path) -> Path:
+    out = tmp_path / "s.json"
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--out", str(out)]) == 0
+    return out
+
+
+def test_bench_csv_never_overwrites_a_session(cpu_session, capsys):
+    """`--csv s.json` wrote CSV over a good session, exit 0; the session was lost."""
+    before = cpu_session.read_bytes()
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(cpu_session)]) == 1
+    assert "must end in .csv" in capsys.readouterr().err
+    assert cpu_session.read_bytes() == before and Session.load(cpu_session).results
+
+
+@pytest.mark.parametrize("name", ["s.csv", "s.txt", "s.json.gz"])
+def test_bench_out_is_a_json_file(tmp_path, capsys, name):
+    """`--out s.csv` or `s.txt` wrote session JSON under that name; `s.json.gz` wrote it uncompressed."""
+    out = tmp_path / name
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--out", str(out)]) == 1
+    assert "must end in .json" in capsys.readouterr().err and not out.exists()
+
+
+def test_a_bad_suffix_is_named_after_what_the_path_is(tmp_path, capsys):
+    """The name's suffix is the last thing checked: a folder is refused as a folder, whatever it is called."""
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(tmp_path)]) == 1
+    assert "it is a folder" in capsys.readouterr().err
