@@ -503,3 +503,14 @@ def test_ceilings_are_measured_and_pass_their_own_check(gpu, monkeypatch, tmp_pa
     assert gpu.launches["l2_read"] >= 3 and gpu.launches["shared_read"] >= 3
     ceilings.save_ceilings(data, tmp_path / "ceilings.json")
     assert_clean(gpu)
+
+
+def test_a_trace_a_session_could_not_hold_is_left_out_and_the_result_kept(gpu, monkeypatch):
+    """decode_trace took any number of blocks; a session holds at most MAX_TRACE_ROWS. At 8192³ in 8×8 blocks
+    (a million blocks) the session writer refused the result, its fallback too, and nothing was saved."""
+    from gemmviz.core.session import checks
+
+    monkeypatch.setattr(checks, "MAX_TRACE_ROWS", 3)  # RAGGED's grid has more blocks than that
+    r = one("gpu-tiled", trace=True)
+    assert r.status == "ok" and r.block_trace is None
+    assert "no block trace:" in r.note and "over the 3 rows a session holds" in r.note

@@ -119,3 +119,35 @@ def test_a_bad_suffix_is_named_after_what_the_path_is(tmp_path, capsys):
     """The name's suffix is the last thing checked: a folder is refused as a folder, whatever it is called."""
     assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(tmp_path)]) == 1
     assert "it is a folder" in capsys.readouterr().err
+
+
+# ---- the helper commands docs/accesses-notes.md names ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, code, words",
+    [
+        (["coalescing", "{tmp}/c.png", "--size", "abc"], 2, "size must be WIDTHxHEIGHT"),
+        (["coalescing", "{tmp}/c.png", "--size", "0x0"], 2, "out of range"),
+        (["coalescing", "{tmp}/c.png", "--records", "{tmp}/cut.json"], 2, "not valid JSON"),
+        (["banks", "{tmp}/c.bmp", "--size", "640x360"], 1, "must end in .png"),
+    ],
+    ids=["size-words", "size-zero", "records-cut", "suffix"],
+)
+def test_the_access_view_command_refuses_in_one_line(qapp, tmp_path, capsys, argv, code, words):
+    """`python -m gemmviz.ui.accesses` printed Python tracebacks (ValueError, ProblemError, SessionError,
+    ExportError) for a bad size, a cut records file or a wrong suffix."""
+    from gemmviz.ui.accesses.__main__ import main as access_main
+
+    (tmp_path / "cut.json").write_text('{"schema": ')
+    assert access_main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == code
+    err = capsys.readouterr().err
+    assert err.startswith("gemmviz: error: ") and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_tracer_build_command_refuses_an_architecture_it_would_hand_nvcc(capsys):
+    from gemmviz.backends.accesses import main as build_main
+
+    assert build_main(["build", "--arch", "sm_90;rm -rf"]) == 2
+    assert "give an architecture such as sm_90" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        build_main(["build", "--arch"])  # argparse: "expected one argument", exit 2, no IndexError
+    assert stop.value.code == 2

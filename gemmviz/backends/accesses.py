@@ -12,6 +12,7 @@ No Qt, no PyCUDA: the child process owns the GPU; this module only starts it and
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ import numpy as np
 from gemmviz.backends.profile import find_cuda_tool
 from gemmviz.core import paths
 from gemmviz.core.hardware.accesses import RECORD_DTYPE, AccessError
+from gemmviz.core.text import printable
 
 TRACER_SOURCES = ("access_tracer.h", "access_tracer_host.cu", "access_tracer_patches.cu")
 SANITIZER_MISSING = (
@@ -345,11 +347,13 @@ def lineinfo_cubin(source: str, options: Sequence[str], arch: str, folder: Path)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m gemmviz.backends.accesses build [--arch sm_90]`: build (or find) the tracer, print its paths."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] != "build":
-        print("usage: python -m gemmviz.backends.accesses build [--arch sm_90]", file=sys.stderr)
+    parser = argparse.ArgumentParser(prog="python -m gemmviz.backends.accesses")
+    parser.add_argument("command", choices=("build",))
+    parser.add_argument("--arch", default="sm_90", help="the GPU architecture to build for (default %(default)s)")
+    arch = parser.parse_args(argv).arch
+    if not re.fullmatch(r"sm_[0-9]{2,3}[a-z]?", arch):
+        print(f"gemmviz: error: --arch {printable(arch)}: give an architecture such as sm_90", file=sys.stderr)
         return 2
-    arch = args[args.index("--arch") + 1] if "--arch" in args else "sm_90"
     try:
         build = build_tracer(arch)
     except AccessError as exc:

@@ -37,6 +37,7 @@ from gemmviz.core.measure.bench import (
 )
 from gemmviz.core.messages import Message
 from gemmviz.core.problem import Problem, ProblemError
+from gemmviz.core.session import checks as session_checks
 from gemmviz.core.session.results import Result
 
 if TYPE_CHECKING:  # numpy is imported where it is used: not on the window's first frame's path
@@ -535,6 +536,9 @@ class CudaRun(KernelTimer):
             return None, f"no block trace: {exc}"
         grid, _block = launch_geometry(variant, rp, params, config)
         blocks = grid[0] * grid[1]
+        if blocks > session_checks.MAX_TRACE_ROWS:  # a session could not hold it: nothing would be saved at all
+            limit = session_checks.MAX_TRACE_ROWS
+            return None, f"no block trace: {blocks:,} blocks, over the {limit:,} rows a session holds"
         nbytes = blocks * TRACE_FIELDS * 8
         try:
             tbuf = self.cuda.mem_alloc(nbytes)
