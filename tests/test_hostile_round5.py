@@ -151,3 +151,25 @@ def test_the_tracer_build_command_refuses_an_architecture_it_would_hand_nvcc(cap
     with pytest.raises(SystemExit) as stop:
         build_main(["build", "--arch"])  # argparse: "expected one argument", exit 2, no IndexError
     assert stop.value.code == 2
+
+
+# ---- a path too long, a reader that goes away --------------------------------------------------------------------
+def test_a_path_too_long_for_any_file_system_is_a_bad_argument(tmp_path, capsys):
+    """`[Errno 36] File name too long: '/tmp/…'` (Python's repr of the path), exit 1."""
+    long = tmp_path / ("a" * 300 + ".json")
+    assert main(["export", str(long), "-o", str(tmp_path / "q.png")]) == 2
+    err = capsys.readouterr().err
+    assert "the file name is too long" in err and "Errno" not in err and "'" not in err
+
+
+def test_a_reader_that_goes_away_is_no_error_however_much_was_printed(monkeypatch):
+    """`gemmviz info | head -1` exited 1, `gemmviz model … | head -1` 0: which depended on how much was printed."""
+    import importlib
+
+    cli_main = importlib.import_module("gemmviz.cli.main")
+
+    def pipe_gone(_args) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli_main.os, "dup2", lambda *_a: None)  # leave the test's stdout as it is
+    assert cli_main._run(pipe_gone, None) == 0

@@ -233,10 +233,11 @@ def _run(command, args) -> int:
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
     except BrokenPipeError:
-        # The reader went away (`gemmviz model ... | head`): not an error to report. Point stdout at devnull
-        # so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
+        # The reader went away (`gemmviz info | head -1`): not an error to report, and the same status however
+        # much was printed before (a short output fails at the final flush instead: _flushed). Point stdout at
+        # devnull so the interpreter's final flush does not fail again (the recipe in Python's signal docs).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAILED
+        return 0
     except MemoryError:
         _error("out of memory (an input too large for this machine?); nothing was written")
         return EXIT_FAILED
@@ -266,6 +267,12 @@ def _report(exc: Exception) -> int:
     missing = _missing_system_libraries(exc)
     if missing:
         _error(missing)
+        return EXIT_FAILED
+    if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:  # a path no file system holds: an argument
+        _error(f"{exc.filename}: the file name is too long ({len(os.fsencode(exc.filename or ''))} bytes)")
+        return EXIT_USAGE
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:  # "[Errno 36] …: '…'" as a sentence
+        _error(f"{exc.filename}: {exc.strerror}")
         return EXIT_FAILED
     if isinstance(exc, (CommandError, OSError)):  # OutputError and OS errors name the user's path
         _error(exc)
