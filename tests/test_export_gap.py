@@ -131,6 +131,6 @@ def test_another_gap_file_by_path_or_shipped_name(qapp, session, tmp_path, capsy
     assert main(["export", str(alone), "--chart", "gap", "--gap", gap, "-o", str(other)]) == 0 and other.is_file()
     capsys.readouterr()
     assert main(["export", session, "--chart", "gap", "--gap", "nowhere-gap", "-o", str(out)]) == 2
-    assert "--gap nowhere-gap: no such gap file" in capsys.readouterr().err
+    assert "--gap nowhere-gap: no such file (give a gap file" in capsys.readouterr().err
     assert main(["export", session, "--chart", "time", "--gap", gap, "-o", str(tmp_path / "t.png")]) == 2
     assert "--gap is for --chart gap" in capsys.readouterr().err

@@ -449,10 +449,12 @@ def test_a_failed_frames_export_leaves_the_folder_as_it_was(tmp_path, qapp, monk
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["lesson", "seed000", "--export", "{tmp}/s", "--size", "8192x8192"], "67.1 megapixels, over the 16.8"),
+        (["lesson", "seed000", "--export", "{tmp}/s", "--size", "8192x8192"], "67,108,864 pixels, over the 16,777,216"),
         (["lesson", "{tmp}/l.toml", "--export", "{tmp}/s", "--size", "4096x4096"], "20 slides at 4096x4096 are 336"),
-        (["animate", "--mnk", "64", "-o", "{tmp}/a.gif", "--size", "8192x8192"], "over the 16.8-megapixel"),
-        (["export", "h200-2026-12-01", "-o", "{tmp}/c.png", "--size", "8192x4096"], "over the 16.8-megapixel"),
+        (["animate", "--mnk", "64", "-o", "{tmp}/a.gif", "--size", "8192x8192"], "over the 16,777,216-pixel"),
+        (["export", "h200-2026-12-01", "-o", "{tmp}/c.png", "--size", "8192x4096"], "over the 16,777,216-pixel"),
+        # a pixel over: "16.8 megapixels, over the 16.8-megapixel budget" said nothing
+        (["export", "h200-2026-12-01", "-o", "{tmp}/c.png", "--size", "4097x4097"], "16,785,409 pixels, over the"),
     ],
 )
 def test_sizes_over_the_pixel_budget_are_refused_before_any_drawing(tmp_path, capsys, argv, words):

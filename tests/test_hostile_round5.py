@@ -4,6 +4,7 @@ files silently replaced by CSV. Each test fails on the code before its fix."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -173,3 +174,46 @@ def test_a_reader_that_goes_away_is_no_error_however_much_was_printed(monkeypatc
 
     monkeypatch.setattr(cli_main.os, "dup2", lambda *_a: None)  # leave the test's stdout as it is
     assert cli_main._run(pipe_gone, None) == 0
+
+
+# ---- words that say what is wrong ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--lesson", ""], "--lesson: an empty name"),
+        (["export", "h200-2026-12-01", "--chart", "trace", "--pipeline", "", "-o", "{tmp}/t.json"], "an empty file"),
+        (["export", "h200-2026-12-01", "--chart", "gap", "--gap", "{tmp}", "-o", "{tmp}/g.png"], "a folder, not a"),
+        (["export", "{tmp}/empty.json", "-o", "{tmp}/e.png"], "the session holds no results"),
+        (
+            ["exercise", "check", "{tmp}/k.cu", "--exercise", "naive", "--out", "{tmp}/k.cu"],
+            "give a file name ending in .json (a check",
+        ),
+        # \d took any script's digits: the refusal came later, as "needs a GPU"
+        (
+            [
+                "profile",
+                "--accesses",
+                "--access-blocks",
+                "١,٢",
+                "--variants",
+                "gpu-tiled",
+                "--sizes",
+                "64",
+                "--out",
+                "{tmp}/p.json",
+            ],
+            "give 'auto'",
+        ),
+    ],
+    ids=["empty-lesson", "empty-pipeline", "gap-folder", "empty-session", "out-not-json", "arabic-indic-digits"],
+)
+def test_a_refusal_names_what_is_wrong(tmp_path, capsys, argv, words):
+    """An empty --lesson opened the window as if none were given, an empty --pipeline took the default; a folder
+    given as --gap was 'no such gap file'; a session with no results had 'no results left after --variants'
+    (none given); `--out k.cu` was refused as 'not a folder'."""
+    session = json.loads((paths.asset_path("sessions", "h200-2026-12-01.json")).read_text(encoding="utf-8"))
+    (tmp_path / "empty.json").write_text(json.dumps({**session, "results": []}), encoding="utf-8")
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n", encoding="utf-8")
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "not a folder" not in err, err

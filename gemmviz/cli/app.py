@@ -33,6 +33,8 @@ def qt_app():
 
 def run_app(args: argparse.Namespace) -> int:
     lesson = None
+    if getattr(args, "lesson", None) is not None and not args.lesson.strip():
+        raise UsageError("--lesson: an empty name; give a shipped lesson's name (gemmviz lesson --list) or a .toml")
     if getattr(args, "lesson", None):
         from gemmviz.core.lesson.lessons import LessonError, find_lesson, lesson_session
 

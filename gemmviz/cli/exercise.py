@@ -284,8 +284,10 @@ def _check(args) -> int:
         raise UsageError(f"{path} defines none of the exercises' kernels; name one with --exercise")
     if args.out is not None and not args.out.strip():
         raise UsageError("--out: an empty file name; give the file to write the check record into")
-    if args.out is not None and (Path(args.out).is_dir() or Path(args.out).suffix.lower() != ".json"):
-        raise UsageError(f"--out {args.out}: give a file name ending in .json (a check record), not a folder")
+    if args.out is not None and Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: a folder; give a file name ending in .json (a check record)")
+    if args.out is not None and Path(args.out).suffix.lower() != ".json":
+        raise UsageError(f"--out {args.out}: give a file name ending in .json (a check record)")
     if args.seed is not None and not 0 <= args.seed < 2**63:
         raise UsageError(f"--seed must be from 0 to 2^63 - 1, got {args.seed}")
     try:

@@ -9,6 +9,7 @@ and named)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from gemmviz.cli.app import qt_app
@@ -207,6 +208,14 @@ def apply_preset(results: list, args: argparse.Namespace) -> list:
     return results
 
 
+def _not_a_file(path: str | os.PathLike) -> str:
+    """Why `path` is not a file to read: missing, a folder, or something else (a FIFO, a device)."""
+    p = Path(path)
+    if not p.exists():
+        return "no such file"
+    return "a folder, not a file" if p.is_dir() else "not a regular file (a FIFO, a device?)"
+
+
 def gap_options(args: argparse.Namespace) -> dict:
     """The gap chart's pair and file (the gap metrics recorded beside the session); --pair with another chart
     is refused, as is a gap chart of a session with no gap file beside it."""
@@ -218,10 +227,13 @@ def gap_options(args: argparse.Namespace) -> dict:
     from gemmviz.core.hardware.gap import gap_path
 
     if args.gap is not None:
+        if not args.gap.strip():
+            raise UsageError("--gap: an empty file name; give a gap file")
         path = shipped_session(args.gap)
         if not Path(path).is_file():
             raise UsageError(
-                f"--gap {args.gap}: no such gap file (a path, or a shipped name such as h200-2026-12-02d-gap)"
+                f"--gap {args.gap}: {_not_a_file(path)} (give a gap file's path, or a shipped name such as "
+                "h200-2026-12-02d-gap)"
             )
         return {"pair": args.pair, "gap_file": path}
     session = shipped_session(args.session)
@@ -260,6 +272,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         for r in session.results
         if (keep is None or r.variant in keep) and (series is None or any(s.matches(r) for s in series))
     ]
+    if not session.results:
+        raise UsageError(f"{args.session}: the session holds no results; nothing to chart")
     if not results:
         raise UsageError(
             "no results left after --variants/--series; the session has: "
@@ -337,9 +351,11 @@ def cmd_trace(args: argparse.Namespace) -> int:
         and (keep is None or r.variant in keep)
         and (series is None or any(s.matches(r) for s in series))
     ]
+    if args.pipeline is not None and not args.pipeline.strip():
+        raise UsageError("--pipeline: an empty file name; give a pipeline file")
     where = Path(shipped_session(args.pipeline)) if args.pipeline else pipeline_beside(path)
     if args.pipeline and not (where and where.is_file()):
-        raise UsageError(f"--pipeline {args.pipeline}: no such file")
+        raise UsageError(f"--pipeline {args.pipeline}: {_not_a_file(where or args.pipeline)}")
     try:
         pipeline = load_pipeline_file(where) if where is not None else None
     except RecordError as exc:

@@ -13,7 +13,7 @@ from pathlib import Path
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
 from gemmviz.cli.export import shipped_session
 from gemmviz.core.numbers import LANGUAGES
-from gemmviz.core.parsing import MAX_EXPORT_PIXELS, PIXEL_BUDGET_HELP, check_pixels, parse_pixels
+from gemmviz.core.parsing import MAX_EXPORT_PIXELS, check_pixels, parse_pixels, pixel_budget_help
 from gemmviz.core.text import printable
 
 MIN_PX, MAX_PX = 320, 8192
@@ -37,7 +37,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--size",
         default="1920x1080",
-        help=f"slide size in pixels, WxH (default 1920x1080; {PIXEL_BUDGET_HELP}, and "
+        help=f"slide size in pixels, WxH (default 1920x1080; {pixel_budget_help(MIN_PX, MAX_PX)}, and "
         f"{MAX_EXPORT_PIXELS // 10**6:,} megapixels over all the slides)",
     )
     p.add_argument(

@@ -440,7 +440,7 @@ def check_profile_outputs(args: argparse.Namespace) -> tuple:
 
     if not 1 <= args.access_cap <= 2**24:
         raise UsageError("--access-cap: give 1 .. 16,777,216 warp requests")
-    if not re.fullmatch(r"auto|\d+,\d+(,\d+)?(;\d+,\d+(,\d+)?){0,3}", args.access_blocks):
+    if not re.fullmatch(r"auto|[0-9]+,[0-9]+(,[0-9]+)?(;[0-9]+,[0-9]+(,[0-9]+)?){0,3}", args.access_blocks):
         raise UsageError(f"--access-blocks {args.access_blocks!r}: give 'auto' or up to 4 blocks 'x,y[,z];x,y[,z]'")
     held = check_outputs(*outputs, ("--accesses", companion_path(args.out), (".gz",)))
     return held[0], held[-1]

@@ -59,15 +59,23 @@ def parse_sizes(sizes: str | None, mnk: list[str] | None = None) -> list[Problem
 # and 14 such slides 4.7 GB for a minute; within the budget an export stays under a gigabyte.
 MAX_IMAGE_PIXELS = 4096 * 4096
 MAX_EXPORT_PIXELS = 250_000_000
-PIXEL_BUDGET_HELP = "at most 4096x4096 pixels in all (16.8 megapixels; 3840x2160 fits), each side 16 to 8192"
+PIXEL_BUDGET = "at most 4096x4096 pixels in all (16.8 megapixels; 3840x2160 fits)"
+
+
+def pixel_budget_help(lo: int = 16, hi: int = 8192) -> str:
+    """The budget as a command's --size help says it, with that command's own range of sides."""
+    return f"{PIXEL_BUDGET}, each side {lo} to {hi}"
+
+
+PIXEL_BUDGET_HELP = pixel_budget_help()
 
 
 def check_pixels(width: int, height: int, images: int = 1, what: str = "image") -> None:
     """Refuse (ProblemError) an image over MAX_IMAGE_PIXELS, or `images` of them over MAX_EXPORT_PIXELS."""
     if width * height > MAX_IMAGE_PIXELS:
         raise ProblemError(
-            f"size {width}x{height} is {width * height / 1e6:.1f} megapixels, over the "
-            f"{MAX_IMAGE_PIXELS / 1e6:.1f}-megapixel budget of one {what} (4096x4096; 3840x2160 is 4K)"
+            f"size {width}x{height} is {width * height:,} pixels, over the {MAX_IMAGE_PIXELS:,}-pixel "
+            f"budget of one {what} (4096x4096; 3840x2160 is 4K)"
         )
     if images * width * height > MAX_EXPORT_PIXELS:
         raise ProblemError(
