@@ -217,3 +217,24 @@ def test_a_refusal_names_what_is_wrong(tmp_path, capsys, argv, words):
     assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert words in err and "not a folder" not in err, err
+
+
+# ---- a config folder that cannot be written ---------------------------------------------------------------------
+def test_settings_that_cannot_be_saved_say_so(qapp, monkeypatch, caplog):
+    """GEMMVIZ_CONFIG_DIR=/proc/cfg: every change of the session was silently not kept."""
+    from gemmviz.ui.settings_store import open_settings
+
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", "/proc/gemmviz-cfg")
+    with caplog.at_level("WARNING", logger="gemmviz"):
+        qs = open_settings()
+    assert qs is not None
+    assert any("cannot be made" in r.getMessage() and "will not be saved" in r.getMessage() for r in caplog.records)
+
+
+def test_a_writable_config_folder_says_nothing(qapp, tmp_path, monkeypatch, caplog):
+    from gemmviz.ui.settings_store import open_settings
+
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path / "cfg"))
+    with caplog.at_level("WARNING", logger="gemmviz"):
+        open_settings()
+    assert not [r for r in caplog.records if "settings" in r.getMessage()] and (tmp_path / "cfg").is_dir()

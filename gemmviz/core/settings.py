@@ -54,6 +54,19 @@ def settings_file_problem(path: Path) -> str | None:
     return None
 
 
+def settings_folder_problem(path: Path) -> str | None:
+    """Why the settings at `path` could not be saved (its folder cannot be made or written), or None. The folder
+    is made here if it is missing, as QSettings would make it on its first save, silently failing."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"the folder {folder} cannot be made ({exc.strerror or exc})"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None
+
+
 class SettingError(FileFormatError):
     """A stored value that does not fit its declaration; the message says why."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from gemmviz.core.settings import SETTINGS_NAME, Setting, settings_file, settings_file_problem
+from gemmviz.core.settings import SETTINGS_NAME, Setting, settings_file, settings_file_problem, settings_folder_problem
 from gemmviz.core.text import printable
 
 log = logging.getLogger("gemmviz")
@@ -27,6 +27,9 @@ def open_settings() -> QSettings:
     if problem is None:
         qs = QSettings(str(path), QSettings.Format.IniFormat)
         if qs.status() == QSettings.Status.NoError:
+            unsaved = settings_folder_problem(path)
+            if unsaved is not None:  # read what is there; say that nothing will be kept (GEMMVIZ_CONFIG_DIR=/proc/x)
+                log.warning("settings: %s; they will not be saved", printable(unsaved))
             return qs
         # not parsed (FormatError): the file is kept as it is for the user to look at, never written over
         problem = f"could not be read ({qs.status().name})"
