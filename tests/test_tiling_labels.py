@@ -73,3 +73,32 @@ def test_global_memory_is_named_on_bs_row_clear_of_the_zoom_line(qapp, monkeypat
     labels = {text: (at, px) for at, text, px, _bold in seen[-1]}
     (gm_at, gm_px), (b_at, _) = labels["全局内存"], labels["B"]
     assert gm_at.y() == b_at.y() and gm_at.x() > b_at.x() and gm_px >= 16  # the projected floor at 720p
+
+
+def test_the_counters_go_along_the_bottom_only_where_the_matrices_keep_half_their_size(qapp, monkeypatch):
+    """seed000's Chinese code slide at 720p: two columns of counters along the bottom set them at 23 px instead of
+    18.5, and drew A, B and C at a third of their size, thumbnails from the back of a room. One column stays
+    where its smallest type is still what a projector needs there; the matrices keep their size."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
+    from gemmviz.ui.lesson.render import render_slide
+    from gemmviz.ui.tiling import layout
+
+    fits, chosen = [], []
+    real_fit, real_layout = layout._fit, layout.fit_layout
+    monkeypatch.setattr(layout, "_fit", lambda *a, **k: fits.append(real_fit(*a, **k)) or fits[-1])
+    monkeypatch.setattr(layout, "fit_layout", lambda *a, **k: chosen.append((a, real_layout(*a, **k))) or chosen[-1][1])
+    lesson = shipped_lessons("zh")["seed000"]
+    index = [s.title for s in lesson.steps].index("核函数代码：两个屏障")
+    image = QImage(1280, 720, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    try:
+        render_slide(painter, 1280, 720, lesson, index, lesson_session(lesson), True)
+    finally:
+        painter.end()
+    (one, _), (two, _) = fits[-2:]
+    args, lay = chosen[-1]
+    floors = args[6]
+    assert one.text_columns == 1 and two.text_columns == 2 and two.scale < layout.PICTURE_KEPT * one.scale
+    assert lay is one and layout.SMALLEST * one.font_px >= floors.legible_px >= 15.5  # 24 px at 1080p, scaled

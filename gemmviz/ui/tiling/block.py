@@ -24,6 +24,7 @@ from gemmviz.ui.tiling.captions import caption_words
 from gemmviz.ui.tiling.layout import (
     LINE,
     NAME_PX,
+    Floors,
     Layout,
     _cached_layout,
     _registers_label,
@@ -35,7 +36,15 @@ from gemmviz.ui.tiling.layout import (
     thread_cell,
 )
 from gemmviz.ui.tiling.paint import Texts, faint, put_text, sub_rect
-from gemmviz.ui.tiling.render import Canvas, FrameState, ScheduleRenderer, font_px_for, min_text_px, renderer_for
+from gemmviz.ui.tiling.render import (
+    Canvas,
+    FrameState,
+    ScheduleRenderer,
+    font_px_for,
+    legible_text_px,
+    min_text_px,
+    renderer_for,
+)
 
 
 @dataclass(frozen=True)
@@ -119,7 +128,8 @@ class BlockRenderer(ScheduleRenderer):
         font_px, min_px = font_px_for(w, h, theme), min_text_px(w, h, theme)
         bold = tuple(b for _t, b in last)
         measured = [t for t, _b in last]
-        return _cached_layout(w, h, s, font_px, measured, min_px, bold, state.compact, state.lang)
+        floors = Floors(min_px, legible_text_px(h, theme))
+        return _cached_layout(w, h, s, font_px, measured, floors, bold, state.compact, state.lang)
 
     def _frame(self, canvas: Canvas, state: FrameState, step_i: int) -> Frame:
         """The frame's layout (fitted to the last step's counters: the longest numbers and every optional line,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
@@ -20,6 +21,7 @@ from gemmviz.ui.tiling.captions import caption_words
 
 LINE = 1.3  # line pitch, in font heights
 COLUMN_GAP = 0.6  # between the counters' two columns, in font heights
+PICTURE_KEPT = 0.5  # two columns of counters may shrink the matrices to half their size (see fit_layout)
 CAPTION_PLACES = ("right", "wide", "under")  # with two columns of counters: where the caption may go (_two_columns)
 MIN_CELL_720P = 12.0  # the highlighted thread's cell in the zoomed block, at 720p (scaled with the height)
 
@@ -65,6 +67,14 @@ def _shared_labels(s: Schedule) -> tuple[str, str]:
 SMALLEST = 0.9  # the smallest share of the frame's font a text is set in (the tiles' and the inset's names)
 
 
+class Floors(NamedTuple):
+    """The smallest type a frame's text may take: `min_px` keeps the frame's hierarchy (70% of its type:
+    render.min_text_px); `legible_px`, at or under it, is what a projector needs (render.legible_text_px)."""
+
+    min_px: float = 0.0
+    legible_px: float = 0.0
+
+
 def fit_layout(
     w: int,
     h: int,
@@ -72,17 +82,19 @@ def fit_layout(
     font_px: float,
     lines: list[str],
     caption: str | tuple[str, ...] = "",
-    min_px: float = 0.0,
+    floors: Floors = Floors(),
     bold: tuple[bool, ...] = (),
     compact: bool = False,
 ) -> Layout:
     """The layout at the largest font (at most `font_px`) at which the counters (`lines`, those `bold` set in
     bold: all where not given), the tiles' labels and the caption fit beside and below the matrices, shrunk no
-    further than keeps every text at `min_px` (70% of `font_px` when not given); only a view too small for even
-    that shrinks further, to keep inside it. In a `compact` frame (half a view: FrameState.compact), where the
-    counters in one column would take the type below `min_px` (half a 720p window: too short for eleven
-    lines), they go along the bottom in two columns, if that keeps a larger type with every text whole."""
-    min_px = min_px or 0.7 * font_px
+    further than keeps every text at `floors.min_px` (70% of `font_px` when not given); only a view too small
+    for even that shrinks further, to keep inside it. In a `compact` frame (half a view: FrameState.compact),
+    where the counters in one column would take the type below `min_px` (half a 720p window: too short for
+    eleven lines), they go along the bottom in two columns, if that keeps a larger type with every text whole,
+    and keeps the matrices at least PICTURE_KEPT of their size where one column is still `floors.legible_px`."""
+    min_px = floors.min_px or 0.7 * font_px
+    legible_px = floors.legible_px or min_px
     heavy = (True,) * len(lines)  # one column: as wide as its widest line set in bold
     one, one_whole = _fit(w, h, s, font_px, lines, heavy, caption, min_px, 1)
     if not compact or (one_whole and SMALLEST * one.font_px >= min_px - 0.01) or len(lines) < 4:
@@ -96,7 +108,12 @@ def fit_layout(
     shrunk = _captioned(two, caption) and all(
         n * floor <= width + 1 for n, (_x, width) in zip(needs, text_columns(two))
     )
-    return two if inside and (two_whole or shrunk or not one_whole) and two.font_px > one.font_px else one
+    # the picture is what the frame is about: seed000's Chinese code slide at 720p drew A, B and C as
+    # thumbnails (a third of their size) for 23 px counters, where one column set them at 18.5 px, 16.7 px at
+    # the smallest, over the 15.8 px a projector needs there
+    keeps_picture = two.scale >= PICTURE_KEPT * one.scale or SMALLEST * one.font_px < legible_px
+    better = two_whole or shrunk or not one_whole
+    return two if inside and better and two.font_px > one.font_px and keeps_picture else one
 
 
 def _captioned(lay: Layout, caption: str | tuple[str, ...]) -> bool:
@@ -206,7 +223,7 @@ def _cached_layout(
     s: Schedule,
     font_px: float,
     measured: list[str],
-    min_px: float = 0.0,
+    floors: Floors = Floors(),
     bold: tuple[bool, ...] = (),
     compact: bool = False,
     lang: str | None = None,
@@ -221,7 +238,7 @@ def _cached_layout(
         tuple(measured),
         bold,
         compact,
-        min_px,
+        floors,
         lang or spoken_language(),
     )  # the captions' language too
     hit = _LAYOUTS.get(key)
@@ -238,7 +255,8 @@ def _cached_layout(
         wide = fm.horizontalAdvance(words)
         if st.kind not in longest or wide > longest[st.kind][0]:
             longest[st.kind] = (wide, words)
-    lay = fit_layout(w, h, s, font_px, measured, tuple(words for _, words in longest.values()), min_px, bold, compact)
+    captions = tuple(words for _, words in longest.values())
+    lay = fit_layout(w, h, s, font_px, measured, captions, floors, bold, compact)
     if len(_LAYOUTS) > 64:
         _LAYOUTS.clear()
     _LAYOUTS[key] = (s, lay)

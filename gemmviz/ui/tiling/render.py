@@ -36,6 +36,7 @@ __all__ = [
     "draw_background",
     "draw_grids",
     "font_px_for",
+    "legible_text_px",
     "min_text_px",
     "register_renderer",
     "render_frame",
@@ -69,6 +70,13 @@ def font_px_for(w: int, h: int, theme: Theme) -> float:
 
 PROJECTOR_SHARE = 0.64  # a projector's smallest text, 24 px at 1080p, of the projector theme's 38 px type
 SHORT_VIEW_LINES = 24  # a short view's smallest text: 1/24 of its height (16 px in the window at 1280×720)
+
+
+def legible_text_px(h: int, theme: Theme) -> float:
+    """The smallest type a projected frame can use and still be read from the back: the projector's 24 px at
+    1080p (0.64 of the theme's type), or in a view too short for that, 1/24 of its height. min_text_px may ask
+    more (70% of the frame's type, to keep its hierarchy); this is the floor that legibility sets."""
+    return min(PROJECTOR_SHARE * theme.font_pt * FONT_PER_PT, math.ceil(h / SHORT_VIEW_LINES))
 
 
 def min_text_px(w: int, h: int, theme: Theme) -> float:
