@@ -536,8 +536,13 @@ BENCH_ARGS = ["bench", "--variants", "gpu-tiled", "--sizes", "16", "--quiet"]
         ),
         (["tune", "--variants", "gpu-vectorize", "--size", "1280000"], "--size must be a multiple of 128 from 128 to"),
         (["tune", "--variants", "gpu-vectorize", "--repeats", "10000000"], "--repeats must be a whole number 1..1000"),
-        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "inf"], "--speed must be above 0 and at most 1000"),
-        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "nan"], "--speed must be above 0"),
+        (
+            ["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "inf"],
+            "--speed must be from 0.01 to 1000 steps per second",
+        ),
+        # a GIF frame holds 655.35 s at most: 1e-300 steps/s made every frame that long, silently
+        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "1e-300"], "--speed must be from 0.01 to 1000"),
+        (["animate", "--mnk", "32", "--gif", "x.gif", "--speed", "nan"], "--speed must be from 0.01"),
     ],
     ids=[
         "repeats-200k",
@@ -556,6 +561,7 @@ BENCH_ARGS = ["bench", "--variants", "gpu-tiled", "--sizes", "16", "--quiet"]
         "tune-size",
         "tune-repeats",
         "speed-inf",
+        "speed-tiny",
         "speed-nan",
     ],
 )

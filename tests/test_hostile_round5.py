@@ -238,3 +238,34 @@ def test_a_writable_config_folder_says_nothing(qapp, tmp_path, monkeypatch, capl
     with caplog.at_level("WARNING", logger="gemmviz"):
         open_settings()
     assert not [r for r in caplog.records if "settings" in r.getMessage()] and (tmp_path / "cfg").is_dir()
+
+
+def test_a_compressed_gap_file_is_named_as_one(tmp_path, capsys):
+    """`--gap x.json.gz` said "'utf-8' codec can't decode byte 0x8b"."""
+    import gzip
+
+    gap = tmp_path / "g.json.gz"
+    gap.write_bytes(gzip.compress(paths.asset_path("sessions", "h200-2026-12-02d-gap.json").read_bytes()))
+    argv = ["export", "h200-2026-12-02", "--chart", "gap", "--gap", str(gap), "-o", str(tmp_path / "g.png")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "a gzip-compressed file" in err and "codec" not in err
+
+
+def test_an_interrupted_bench_that_ran_nothing_says_it_wrote_nothing(monkeypatch, tmp_path, capsys):
+    """SIGTERM before the first job: "saved in existing.json", yet the file held the earlier run, untouched."""
+    from gemmviz.core.measure import bench as bench_core
+
+    out = tmp_path / "existing.json"
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--out", str(out)]) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+
+    def stopped(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench_core.Engine, "run", stopped)
+    code = main(["bench", "--variants", "cpu-blas", "--sizes", "32,64", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130 and out.read_bytes() == before
+    assert f"nothing written ({out} left as it was)" in err and "saved in" not in err

@@ -243,6 +243,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(results_table(session.results))
             saved = ", ".join(str(o.path) for o in outputs if o.path and not o.lost)
             where = f"; saved in {saved}" if saved else ""
+            if not session.results and saved:  # nothing ran: nothing was written, an earlier file is as it was
+                where = f"; nothing written ({saved} left as it was)"
             done = f"{len(session.results)} of {len(jobs)} jobs{where}"
             print(printable(f"gemmviz: {interrupt.message(exc)} after {done}"), file=sys.stderr)
             return interrupt.exit_code(exc)

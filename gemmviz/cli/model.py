@@ -20,6 +20,7 @@ from gemmviz.core.text import printable
 from gemmviz.ui.export import formats  # the animation formats with their writers, listed by -o (Qt-free likewise)
 
 MAX_SPEED = 1000.0  # steps per second; a frame shows for at least 20 ms (GIF's resolution is 10 ms)
+MIN_SPEED = 0.01  # a step shows for at most 100 s (a GIF frame holds at most 655.35 s: slower was clamped, silently)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -198,8 +199,11 @@ def cmd_animate(args: argparse.Namespace) -> int:
     if args.frames is not None and not args.frames.strip():
         raise UsageError("--frames: an empty folder name; give the folder to write the frames into")
     outputs = _outputs(args)
-    if not (0 < args.speed <= MAX_SPEED):
-        raise UsageError(f"--speed must be above 0 and at most {MAX_SPEED:g} steps per second, got {args.speed}")
+    if not (MIN_SPEED <= args.speed <= MAX_SPEED):
+        raise UsageError(
+            f"--speed must be from {MIN_SPEED:g} to {MAX_SPEED:g} steps per second (at most 100 s a step), "
+            f"got {args.speed}"
+        )
     check_outputs(*((option, path, export_formats.all_suffixes(fmt)) for option, fmt, path in outputs if fmt.suffix))
     from gemmviz.ui.export.animation import check_frames_folder
 

@@ -145,7 +145,7 @@ class SessionFiles:
         kind gets a dialog naming the kinds there are."""
         kind = reader_for(path)
         if kind is None:
-            known = ", ".join(suffix for k in READERS.values() for suffix in k.suffixes)
+            known = ", ".join(sorted({suffix for k in READERS.values() for suffix in k.suffixes}))  # each once
             self.window.show_error(
                 tr("Cannot open the file"), tr("{path}: gemmviz opens {known} files").format(path=path, known=known)
             )

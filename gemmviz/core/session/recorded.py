@@ -53,6 +53,8 @@ def read_json(path: str | os.PathLike, limit: int) -> tuple[str, object]:
         raw = read_regular(path, limit)
     except InputFileError as exc:
         raise RecordError(f"{name}: {exc}") from None
+    if raw[:2] == b"\x1f\x8b":  # "'utf-8' codec can't decode byte 0x8b" said nothing of what the file is
+        raise RecordError(f"{name}: a gzip-compressed file; this kind of file is plain JSON (gunzip it first)")
     try:
         text = raw.decode("utf-8")
         check_nesting(text)  # before the parser, which recurses once per level
