@@ -269,3 +269,29 @@ def test_an_interrupted_bench_that_ran_nothing_says_it_wrote_nothing(monkeypatch
     err = capsys.readouterr().err
     assert code == 130 and out.read_bytes() == before
     assert f"nothing written ({out} left as it was)" in err and "saved in" not in err
+
+
+def test_several_bad_files_opened_at_once_make_one_dialog(qapp, tmp_path):
+    """`--open a.json --open b.json --open c.json`, all bad: three window-modal dialogs, one over the other."""
+    from PySide6.QtCore import QSettings
+
+    from gemmviz.backends import default_backends
+    from gemmviz.ui.window import MainWindow
+
+    bad = []
+    for name in ("a.json", "b.json", "c.json"):
+        (tmp_path / name).write_text("{not json", encoding="utf-8")
+        bad.append(str(tmp_path / name))
+    qs = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(default_backends(), settings=qs, load_recorded_without_gpu=False)
+    try:
+        shown = []
+        real = w.show_error
+        # the calls that make a dialog: not those held for the batch's one
+        w.show_error = lambda *a: (w.error_batch is None and shown.append(a), real(*a))  # type: ignore[method-assign]
+        assert w.open_paths(bad) is False
+        assert len(shown) == 1 and shown[0][0] == "3 of 3 files could not be opened"
+        assert all(Path(p).name in shown[0][1] for p in bad)  # each file named in the one dialog
+    finally:
+        w.close()
+        w.deleteLater()

@@ -109,13 +109,13 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="100" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="103" />
         <source>cuBLAS FP32</source>
         <translation>cuBLAS FP32</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/plots.py" line="50" />
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="101" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="104" />
         <source>cuBLAS TF32</source>
         <translation>cuBLAS TF32</translation>
     </message>
@@ -368,29 +368,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="128" />
+        <location filename="../../gemmviz/ui/files.py" line="139" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="159" />
-        <location filename="../../gemmviz/ui/files.py" line="163" />
-        <location filename="../../gemmviz/ui/files.py" line="199" />
+        <location filename="../../gemmviz/ui/files.py" line="170" />
+        <location filename="../../gemmviz/ui/files.py" line="174" />
+        <location filename="../../gemmviz/ui/files.py" line="210" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="163" />
+        <location filename="../../gemmviz/ui/files.py" line="174" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="169" />
+        <location filename="../../gemmviz/ui/files.py" line="180" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="199" />
+        <location filename="../../gemmviz/ui/files.py" line="210" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -440,77 +440,77 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="91" />
+        <location filename="../../gemmviz/ui/files.py" line="102" />
         <source>Every file gemmviz opens ({patterns})</source>
         <translation>gemmviz 能打开的所有文件 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="93" />
+        <location filename="../../gemmviz/ui/files.py" line="104" />
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="139" />
+        <location filename="../../gemmviz/ui/files.py" line="150" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="139" />
+        <location filename="../../gemmviz/ui/files.py" line="150" />
         <source>{path}: gemmviz opens {known} files</source>
         <translation>{path}：gemmviz 只能打开 {known} 文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="214" />
+        <location filename="../../gemmviz/ui/files.py" line="225" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="214" />
+        <location filename="../../gemmviz/ui/files.py" line="225" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="220" />
+        <location filename="../../gemmviz/ui/files.py" line="231" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="223" />
+        <location filename="../../gemmviz/ui/files.py" line="234" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="227" />
+        <location filename="../../gemmviz/ui/files.py" line="238" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="234" />
+        <location filename="../../gemmviz/ui/files.py" line="245" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="234" />
+        <location filename="../../gemmviz/ui/files.py" line="245" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="239" />
+        <location filename="../../gemmviz/ui/files.py" line="250" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="278" />
+        <location filename="../../gemmviz/ui/files.py" line="289" />
         <source>Exercise checks</source>
         <translation>练习检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="287" />
+        <location filename="../../gemmviz/ui/files.py" line="298" />
         <source>gemmviz sessions</source>
         <translation>gemmviz 会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="291" />
+        <location filename="../../gemmviz/ui/files.py" line="302" />
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
@@ -638,63 +638,63 @@ caches</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/kinds/dashboard.py" line="26" />
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="42" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="45" />
         <source>Roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="46" />
         <source>arithmetic intensity (FLOP / byte of global traffic, from the model)</source>
         <translation>算术强度（FLOP / 全局内存流量的字节，来自模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="44" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="47" />
         <source>GFLOP/s (measured)</source>
         <translation>GFLOP/s（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="45" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="48" />
         <source>FLOP / byte (model)</source>
         <translation>FLOP / 字节（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="94" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="97" />
         <source>Roofline of {device}</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="313" />
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="99" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="102" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="133" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="136" />
         <source>ridge {ridge} FLOP/B</source>
         <translation>脊点 {ridge} FLOP/B</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="113" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="116" />
         <source>{bandwidth} GB/s (measured copy)</source>
         <translation>{bandwidth} GB/s（实测拷贝带宽）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="135" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="138" />
         <source>Roofline: no ceilings measured for this GPU (run gemmviz ceilings on it)</source>
         <translation>Roofline 模型：这块 GPU 还没有测过屋顶（在它上面运行 gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="301" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="304" />
         <source>{pct}% of the roof here ({roof} GFLOP/s)</source>
         <translation>达到此处屋顶的 {pct}%（{roof} GFLOP/s）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="303" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="306" />
         <source>no roof measured</source>
         <translation>没有测得的屋顶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="311" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="314" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="147" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="346" />
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="239" />
@@ -702,7 +702,7 @@ caches</source>
         <translation>{series}，规模 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/roofline.py" line="312" />
+        <location filename="../../gemmviz/ui/charts/roofline.py" line="315" />
         <source>{intensity} FLOP/byte, {gflops} GFLOP/s</source>
         <translation>{intensity} FLOP/字节，{gflops} GFLOP/s</translation>
     </message>
@@ -948,17 +948,17 @@ caches</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="336" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="337" />
         <source>tail: {pct}% of the run</source>
         <translation>尾部：运行时间的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="378" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="384" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="448" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="470" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1295,33 +1295,33 @@ model</source>
         <translation>基准 {size}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="60" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="62" />
         <source>A tile</source>
         <translation>A 分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="60" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="62" />
         <source>B tile</source>
         <translation>B 分块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/background.py" line="146" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="274" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="292" />
         <source>shared memory (on chip)</source>
         <translation>共享内存（片上）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="328" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="346" />
         <source>a cell per thread</source>
         <translation>每个线程一⁠格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="562" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="580" />
         <source>registers of the thread:</source>
         <translation>该线程的寄存器：</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="562" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="580" />
         <source>{tm}+{tn} operands, {tm}×{tn} sums</source>
         <translation>{tm}+{tn} 个操作数，{tm}×{tn} 个累加和</translation>
     </message>
@@ -1339,18 +1339,18 @@ model</source>
         <translation>全局内存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="345" />
         <source>block of C: a cell per thread</source>
         <translation>C 的线程块：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="327" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="345" />
         <source>part of the block of C: a cell per thread</source>
         <translation>C 线程块的一部分：每线程一格</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/block.py" line="349" />
-        <location filename="../../gemmviz/ui/tiling/layout.py" line="448" />
+        <location filename="../../gemmviz/ui/tiling/block.py" line="359" />
+        <location filename="../../gemmviz/ui/tiling/layout.py" line="466" />
         <source>__syncthreads()  — barrier</source>
         <translation>__syncthreads()  — 同步屏障</translation>
     </message>
@@ -2518,7 +2518,7 @@ model</source>
     <name>Lesson</name>
     <message>
         <location filename="../../gemmviz/ui/lesson/mode.py" line="117" />
-        <location filename="../../gemmviz/ui/window/main.py" line="281" />
+        <location filename="../../gemmviz/ui/window/main.py" line="283" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
@@ -2542,7 +2542,7 @@ model</source>
     <name>MainWindow</name>
     <message>
         <location filename="../../gemmviz/ui/window/device.py" line="73" />
-        <location filename="../../gemmviz/ui/window/main.py" line="146" />
+        <location filename="../../gemmviz/ui/window/main.py" line="148" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
@@ -2592,113 +2592,118 @@ model</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="73" />
+        <location filename="../../gemmviz/ui/window/files.py" line="76" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="75" />
+        <location filename="../../gemmviz/ui/window/files.py" line="78" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="77" />
+        <location filename="../../gemmviz/ui/window/files.py" line="80" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="82" />
+        <location filename="../../gemmviz/ui/window/files.py" line="85" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="87" />
+        <location filename="../../gemmviz/ui/window/files.py" line="90" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="93" />
+        <location filename="../../gemmviz/ui/window/files.py" line="96" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="98" />
+        <location filename="../../gemmviz/ui/window/files.py" line="101" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="103" />
+        <location filename="../../gemmviz/ui/window/files.py" line="106" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="110" />
+        <location filename="../../gemmviz/ui/window/files.py" line="113" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="113" />
+        <location filename="../../gemmviz/ui/window/files.py" line="116" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="117" />
+        <location filename="../../gemmviz/ui/window/files.py" line="120" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="249" />
-        <location filename="../../gemmviz/ui/window/main.py" line="250" />
+        <location filename="../../gemmviz/ui/window/files.py" line="136" />
+        <source>{0} of {1} files could not be opened</source>
+        <translation>{1} 个文件中有 {0} 个无法打开</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/window/main.py" line="251" />
+        <location filename="../../gemmviz/ui/window/main.py" line="252" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="251" />
+        <location filename="../../gemmviz/ui/window/main.py" line="253" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="252" />
+        <location filename="../../gemmviz/ui/window/main.py" line="254" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="256" />
+        <location filename="../../gemmviz/ui/window/main.py" line="258" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="258" />
+        <location filename="../../gemmviz/ui/window/main.py" line="260" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="260" />
+        <location filename="../../gemmviz/ui/window/main.py" line="262" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="262" />
+        <location filename="../../gemmviz/ui/window/main.py" line="264" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="263" />
+        <location filename="../../gemmviz/ui/window/main.py" line="265" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="269" />
+        <location filename="../../gemmviz/ui/window/main.py" line="271" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="270" />
+        <location filename="../../gemmviz/ui/window/main.py" line="272" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="271" />
+        <location filename="../../gemmviz/ui/window/main.py" line="273" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>
@@ -2773,12 +2778,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="142" />
+        <location filename="../../gemmviz/ui/window/files.py" line="162" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="143" />
+        <location filename="../../gemmviz/ui/window/files.py" line="163" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2904,7 +2909,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="191" />
+        <location filename="../../gemmviz/ui/files.py" line="202" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

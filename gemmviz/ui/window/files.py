@@ -62,6 +62,9 @@ class WindowFiles(_Window):
         def _action(
             self, text: str | Callable[[], str], slot=None, shortcut=None, checkable: bool = False
         ) -> QAction: ...
+
+        error_batch: list[tuple[str, str, str]] | None
+
         def show_error(self, title: str, text: str, details: str = "") -> None: ...
         def show_status(self, text: str, ms: int) -> None: ...
         def run_settings(self) -> dict: ...
@@ -118,8 +121,25 @@ class WindowFiles(_Window):
         )
 
     def open_paths(self, paths: list[str]) -> bool:
-        """Each file where its kind opens (ui/files.READERS); whether every one opened."""
-        return all([self.files.open_path(path) for path in paths])
+        """Each file where its kind opens (ui/files.READERS); whether every one opened. The errors of several
+        files are said in one dialog (three bad files stacked three dialogs, one over the other)."""
+        if len(paths) < 2 or self.error_batch is not None:
+            return all([self.files.open_path(path) for path in paths])
+        self.error_batch = []
+        try:
+            opened = [self.files.open_path(path) for path in paths]
+        finally:
+            errors, self.error_batch = self.error_batch, None
+        if len(errors) == 1:
+            self.show_error(*errors[0])
+        elif errors:
+            title = QCoreApplication.translate("MainWindow", "{0} of {1} files could not be opened").format(
+                len(errors), len(paths)
+            )
+            lines = "\n".join(text for _title, text, _details in errors)
+            details = "\n\n".join(f"{t}: {x}\n{d}".strip() for t, x, d in errors)
+            self.show_error(title, lines, details)
+        return all(opened)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         """A file of a kind the window opens (ui/files.READERS) may be dropped on it."""

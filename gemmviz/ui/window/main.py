@@ -95,6 +95,8 @@ class MainWindow(
         self.last_run_settings: dict | None = None
         self.run_failures: list[Result] = []
         self.last_error: QMessageBox | None = None
+        # while several files open at once (--open a --open b, a drop of many): their errors, for one dialog
+        self.error_batch: list[tuple[str, str, str]] | None = None
         self.last_error_text = ""
         self.applied_view = (False, False)  # (projector, dark) as drawn; the actions may be ahead of it
         self.tab_themes: dict[QWidget, Theme] = {}  # tab -> the theme it was last styled in (set_projector)
@@ -343,7 +345,11 @@ class MainWindow(
         _set_checked(self.controls_action, on)
 
     def show_error(self, title: str, text: str, details: str = "") -> None:
-        """A non-blocking dialog: the app keeps working while it is up."""
+        """A non-blocking dialog: the app keeps working while it is up. While a batch of files opens
+        (error_batch), the error waits for the batch's one dialog."""
+        if self.error_batch is not None:
+            self.error_batch.append((title, text, details))
+            return
         parent = lesson_module().dialog_parent(self)  # during a lesson: on the presenter's screen, not the projector
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)
