@@ -295,3 +295,21 @@ def test_several_bad_files_opened_at_once_make_one_dialog(qapp, tmp_path):
     finally:
         w.close()
         w.deleteLater()
+
+
+def test_a_command_with_its_output_closed_says_so(tmp_path):
+    """`gemmviz model --mnk 64 >&-` printed nothing anywhere and exited 0."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m gemmviz model --mnk 64 >&-'],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert proc.returncode == 1 and "standard output is closed" in proc.stderr

@@ -178,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help, --version, a usage error: their text must reach stdout too
             raise SystemExit(_flushed(exc.code if isinstance(exc.code, int) else EXIT_USAGE)) from None
+    if sys.stdout is None and args.command is not None:  # `gemmviz model … >&-`: every line would vanish, exit 0
+        _error("standard output is closed: nothing this command prints could be read; run it with stdout open")
+        return EXIT_FAILED
     return _flushed(_main(args))
 
 
