@@ -313,3 +313,14 @@ def test_a_command_with_its_output_closed_says_so(tmp_path):
         timeout=120,
     )
     assert proc.returncode == 1 and "standard output is closed" in proc.stderr
+
+
+def test_grades_onto_a_file_that_is_not_text_name_it_as_not_ours(tmp_path):
+    """`exercise grade --csv` onto a binary file: "'utf-8' codec can't decode byte 0xff …"."""
+    from gemmviz.core.exercise.grading import GradeError, read_rows
+
+    bad = tmp_path / "grades.csv"
+    bad.write_bytes(b"\xff\xfe\x00 not text")
+    with pytest.raises(GradeError, match=r"not a grades CSV this gemmviz wrote \(not UTF-8 text at byte 0\)"):
+        read_rows(bad)
+    assert bad.read_bytes() == b"\xff\xfe\x00 not text"

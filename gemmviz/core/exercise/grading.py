@@ -156,7 +156,12 @@ def read_rows(path: Path) -> dict[str, dict[str, str]]:
         return {}
     try:
         text = read_regular(path, MAX_CSV_BYTES).decode("utf-8-sig")
-    except (OSError, InputFileError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # "'utf-8' codec can't decode byte 0xff …" named no file kind
+        raise GradeError(
+            f"{path}: not a grades CSV this gemmviz wrote (not UTF-8 text at byte {exc.start}): give another "
+            "--csv, or move it away"
+        ) from None
+    except (OSError, InputFileError) as exc:
         raise GradeError(f"{path}: cannot read the earlier grades to resume: {exc}") from None
     if not text.strip():
         return {}
