@@ -324,3 +324,15 @@ def test_grades_onto_a_file_that_is_not_text_name_it_as_not_ours(tmp_path):
     with pytest.raises(GradeError, match=r"not a grades CSV this gemmviz wrote \(not UTF-8 text at byte 0\)"):
         read_rows(bad)
     assert bad.read_bytes() == b"\xff\xfe\x00 not text"
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [("h200-2026-12-02d-gap.json", "not a session but gap metrics"), ("h200-2026-12-02-pipeline.json", "pipeline")],
+)
+def test_gemmvizs_other_files_opened_as_a_session_say_what_they_are(name, words):
+    """The window and `export` said "not a gemmviz session" of gemmviz's own gap and pipeline files."""
+    from gemmviz.core.session.checks import SessionError
+
+    with pytest.raises(SessionError, match=words):
+        Session.load(paths.asset_path("sessions", name))

@@ -415,7 +415,18 @@ def _migrate_2(d: dict) -> dict:
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_1, 2: _migrate_2}
 
 
+# gemmviz's other JSON files, and where each is read (a session's reader said only "not a gemmviz session")
+OTHER_FILES = {
+    "gemmviz-gap-metrics": "gap metrics: the Hardware tab's gap view, or gemmviz export SESSION --chart gap --gap FILE",
+    "gemmviz-pipeline-trace": "a Hopper pipeline trace: gemmviz export SESSION --chart trace --pipeline FILE",
+}
+
+
 def _session(d: object) -> Session:
+    if isinstance(d, dict) and isinstance(d.get("schema"), str) and d["schema"] in OTHER_FILES:
+        raise SessionError(f"not a session but {OTHER_FILES[d['schema']]}", "schema")
+    if isinstance(d, dict) and d.get("format") == "gemmviz-accesses":
+        raise SessionError("not a session but an access recording: the Accesses tab reads it", "schema")
     if not isinstance(d, dict) or d.get("schema") != SCHEMA:
         raise SessionError(f'not a gemmviz session (no "schema": "{SCHEMA}")', "schema")
     version = d.get("schema_version")
