@@ -336,3 +336,27 @@ def test_gemmvizs_other_files_opened_as_a_session_say_what_they_are(name, words)
 
     with pytest.raises(SessionError, match=words):
         Session.load(paths.asset_path("sessions", name))
+
+
+@pytest.mark.parametrize(
+    "cached, words",
+    [
+        ({"device": "NVIDIA H200", "bandwidth_gbs": 100, "fp32_peak_gflops": 1e-6}, "outside \\[1, "),
+        ({"device": "NVIDIA H200", "bandwidth_gbs": 1e-300, "fp32_peak_gflops": 60000}, "outside \\[1, "),
+        ({"device": "NVIDIA H200"}, "bandwidth_gbs, fp32_peak_gflops missing"),
+    ],
+    ids=["peak-1e-6", "bandwidth-1e-300", "device-only"],
+)
+def test_cached_ceilings_no_gpu_could_have_leave_the_shipped_ones(tmp_path, monkeypatch, caplog, cached, words):
+    """A cached ceilings file with a 1e-6 GFLOP/s peak drew a roofline 10¹⁰ below the measured points; one with
+    only a device name hid the shipped ceilings: no roof at all. Both are skipped, with a log line."""
+    import logging
+
+    from gemmviz.core.hardware.roofline import load_ceilings, user_ceilings_file
+
+    monkeypatch.setenv("GEMMVIZ_CACHE_DIR", str(tmp_path))
+    user_ceilings_file().write_text(json.dumps(cached), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        ceilings = load_ceilings("NVIDIA H200")
+    assert ceilings is not None and ceilings.bandwidth_gbs > 1000 and ceilings.fp32_peak_gflops > 10_000  # shipped
+    assert __import__("re").search(words, caplog.text), caplog.text

@@ -250,6 +250,8 @@ CEILING_LIMITS = {
     "bandwidth_gbs": 1e6, "l2_gbs": 1e7, "shared_gbs": 1e7,
     "fp32_peak_gflops": 1e8, "fp32_gemm_gflops": 1e8, "tf32_gemm_gflops": 1e8,
 }  # fmt: skip
+CEILING_FLOOR = 1.0  # GB/s or GFLOP/s: any GPU moves and computes more (a cached 1e-6 GFLOP/s "peak" was drawn)
+NEEDED_CEILINGS = ("bandwidth_gbs", "fp32_peak_gflops")  # a roofline's two roofs: a file without them is not used
 
 
 class CeilingsError(FileFormatError):
@@ -272,8 +274,8 @@ def check_ceilings(d: object) -> dict:
             continue
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise CeilingsError(f"{key}: not a finite number ({str(v)[:40]!r})")
-        if not 0 < v <= hi:
-            raise CeilingsError(f"{key}: {v:g} is outside (0, {sig(hi)}]")  # an absurd 1e+30 reads best as it is
+        if not CEILING_FLOOR <= v <= hi:  # an absurd 1e+30 reads best as it is
+            raise CeilingsError(f"{key}: {v:g} is outside [{CEILING_FLOOR:g}, {sig(hi)}]")
         out[key] = float(v)
     for key, v in d.items():
         if key.endswith("_how") or key == "date":
@@ -295,6 +297,11 @@ def load_ceilings(gpu: str) -> Ceilings | None:
             if isinstance(data, dict) and data.get("device") != gpu:
                 continue
             checked = check_ceilings(data)
+            missing = [key for key in NEEDED_CEILINGS if key not in checked]
+            if missing:  # {"device": "NVIDIA H200"} alone hid the shipped ceilings: no roof at all
+                raise CeilingsError(f"{', '.join(missing)} missing")
+            if source == user_ceilings_file():
+                log.info("ceilings: %s, measured on this machine, used in place of the shipped ones", source)
         except InputFileError as exc:
             if Path(str(source)).exists():
                 log.warning("ceilings: %s: %s; not used", source, exc)
