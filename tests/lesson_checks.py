@@ -14,7 +14,7 @@ from gemmviz.ui.hardware.gap import GapView
 from gemmviz.ui.lesson.seed_table import TableView
 from gemmviz.ui.tiling.code import AnimationWithCode
 from gemmviz.ui.tiling.side import SideBySide
-from gemmviz.ui.tiling.view import TilingView
+from gemmviz.ui.tiling.widgets import TilingView
 from tests.legibility import paint_alone
 from tests.overlap import plot_texts, problems
 

@@ -183,7 +183,7 @@ def test_ctrl_p_restyles_the_lesson_shown_at_once_and_keeps_its_step(qtbot, wind
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from gemmviz.ui.tiling.view import TilingView
+    from gemmviz.ui.tiling.widgets import TilingView
 
     w = window(gpu=False)
     lesson = LESSONS["seed000"]

@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from gemmviz.core.problem import Problem
-from gemmviz.ui.tiling.view import TilingPanel, is_text_entry
+from gemmviz.ui.tiling.view import TilingPanel
+from gemmviz.ui.tiling.widgets import is_text_entry
 
 
 def _type_size(qtbot, panel, text):

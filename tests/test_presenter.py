@@ -22,7 +22,7 @@ from gemmviz.ui.lesson import mode
 from gemmviz.ui.lesson import presenter as presenter_module
 from gemmviz.ui.lesson.deck import lesson_key
 from gemmviz.ui.lesson.presenter import clock_text
-from gemmviz.ui.tiling.view import TilingView
+from gemmviz.ui.tiling.widgets import TilingView
 from gemmviz.ui.window import MainWindow
 from tests.fakes import FakeGpuBackend
 

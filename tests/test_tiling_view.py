@@ -203,7 +203,7 @@ def test_code_panel_type_fits_its_width(qtbot):
     from PySide6.QtGui import QFontMetricsF
 
     from gemmviz.ui.export.exporters import layout_offscreen
-    from gemmviz.ui.tiling.view import CODE_COLUMNS, CodeView
+    from gemmviz.ui.tiling.widgets import CODE_COLUMNS, CodeView
 
     view = CodeView()
     qtbot.addWidget(view)

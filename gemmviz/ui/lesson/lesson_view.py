@@ -41,7 +41,7 @@ from gemmviz.ui.lesson.render import (
 )
 from gemmviz.ui.lesson.views import ui_view
 from gemmviz.ui.text import tr
-from gemmviz.ui.tiling.view import TilingView
+from gemmviz.ui.tiling.widgets import TilingView
 
 if TYPE_CHECKING:
     from gemmviz.ui.tiling.render import FrameState

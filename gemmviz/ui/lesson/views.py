@@ -372,7 +372,7 @@ class AnimationView(LessonViewUi):
         return tr("P plays the animation · . , one frame")
 
     def widget(self, ctx: ViewContext) -> QWidget:
-        from gemmviz.ui.tiling.view import TilingView
+        from gemmviz.ui.tiling.widgets import TilingView
 
         widget = TilingView(ctx.theme)
         widget.setMinimumSize(0, 0)

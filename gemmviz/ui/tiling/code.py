@@ -204,7 +204,7 @@ class AnimationWithCode(QWidget):
 
     def __init__(self, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
-        from gemmviz.ui.tiling.view import TilingView
+        from gemmviz.ui.tiling.widgets import TilingView
 
         self.theme = theme
         self.animation, self.code = TilingView(theme), CodeCanvas(theme)

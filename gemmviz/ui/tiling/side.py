@@ -52,7 +52,7 @@ class SideBySide(QWidget):
 
     def __init__(self, first: Schedule, second: Schedule, theme: Theme = LIGHT, parent=None):
         super().__init__(parent)
-        from gemmviz.ui.tiling.view import TilingView
+        from gemmviz.ui.tiling.widgets import TilingView
 
         self.first, self.second = first, second
         self.left, self.right = TilingView(theme), TilingView(theme)

@@ -30,7 +30,7 @@ from gemmviz.ui.run.panel import RunPanel
 from gemmviz.ui.status import Banner, RunProgress, Tabs
 from gemmviz.ui.text import Words
 from gemmviz.ui.theme import LIGHT, Theme, theme_for
-from gemmviz.ui.tiling.view import PresenterKeys
+from gemmviz.ui.tiling.widgets import PresenterKeys
 from gemmviz.ui.window.device import WindowDevice
 from gemmviz.ui.window.files import WindowFiles
 from gemmviz.ui.window.language import WindowLanguage

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gemmviz.ui.recovery import Recovery
     from gemmviz.ui.run.controller import RunController
     from gemmviz.ui.run.panel import RunPanel
-    from gemmviz.ui.tiling.view import PresenterKeys
+    from gemmviz.ui.tiling.widgets import PresenterKeys
 
     _Window = QMainWindow
 else:
