@@ -306,6 +306,11 @@ def test_merging_stall_bars_keeps_every_part(synthetic):
         stall_ns = sum(p.ns for p in g.parts if p.name.startswith("stall"))
         kept_ns = sum(p.ns for p in merged.parts if p.name.startswith("stall:"))
         assert rest.ns == pytest.approx(stall_ns - kept_ns)
+        # the bar says it holds named reasons: the sentences beside still explain each of them
+        count = rest.sentence.params["count"]
+        if merged is not g:  # named bars went into it (not only the reasons too small to have a bar of their own)
+            assert rest.label.text("en") == f"other stalls ({count} reasons)" and count > 0
+            assert rest.label.text("zh") == f"其他停顿（{count} 种）"
     assert gap.merge_stalls(g, 5) is g
 
 

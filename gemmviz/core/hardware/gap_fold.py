@@ -100,9 +100,8 @@ def merge_stalls(g: Gap, keep: int) -> Gap:
     ns = sum(p.ns for p in merged) + (old.ns if old else 0.0)
     count = len(merged) + (old.sentence.params["count"] if old else 0)
     share = ns / g.gap_ns if g.gap_ns else 0.0
-    rest = Part(
-        "stalls_rest", ns, Line("gap.label.stalls_rest"), Line("gap.part.stalls_rest", {"count": count, "share": share})
-    )
+    label = Line("gap.label.stalls_merged", {"count": count})  # the sentences name reasons it now holds
+    rest = Part("stalls_rest", ns, label, Line("gap.part.stalls_rest", {"count": count, "share": share}))
     head = [p for p in g.parts if not p.name.startswith("stall") and p.name not in ("small", "other")]
     tail = [p for p in g.parts if p.name in ("small", "other")]
     parts = (*head, *(p for p in stalls if p in kept), rest, *tail)

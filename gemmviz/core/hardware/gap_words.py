@@ -94,6 +94,8 @@ _("gap.label.occupancy", en="warps resident", zh="驻留 warp 数")
 _("gap.label.issue", en="issue rate", zh="发射率")
 _("gap.label.stall", en="stall: {reason}", zh="停顿：{reason}")
 _("gap.label.stalls_rest", en="other stalls", zh="其他停顿")
+# a chart short of room merged named stall bars into it: the sentences beside still name each reason
+_("gap.label.stalls_merged", en="other stalls ({count:int} reasons)", zh="其他停顿（{count:int} 种）")
 _("gap.label.other", en="not attributed", zh="未归因")
 _(
     "gap.head.slower",
