@@ -147,6 +147,9 @@ def test_recorded_traces_replace_the_model_in_the_tab(qapp, tmp_path):
         assert view.recorded and all(s.result.backend == "cuda" for s in view.shown)
         assert "recorded on NVIDIA H100 80GB HBM3, 2026-12-07" in tab.text.toPlainText()
         assert "(model)" not in title_text(view.chart)
+        # the chart names its recording: the window's banner names the replayed session's (an H200's)
+        axis = view.chart.sms_plot.getAxis("bottom").labelText or view.chart._time_axis_words
+        assert "time (µs), recorded on H100, 2026-12-07" in axis
         assert tab.player.isVisible() and tab.swept() is view.chart
         tab.toggle_play()
         tab._tick()
@@ -200,7 +203,8 @@ def test_a_shipped_recording_is_drawn_where_the_workspace_has_none(qapp, tmp_pat
     view = LastWaveView(Workspace(), PROJECTOR_720)
     try:
         assert view.recorded and view.recorded_on == "NVIDIA H100 80GB HBM3, 2026-12-07"
-        assert "(model)" not in title_text(view.chart) and view.chart.time_words is None  # measured µs
+        assert "(model)" not in title_text(view.chart)  # measured µs, and where (not the banner's H200):
+        assert view.chart.time_words == "time (µs), recorded on H100, 2026-12-07"
         assert view.pick.origin == ("NVIDIA H100 80GB HBM3", "2026-12-07", "measured")
     finally:
         view.deleteLater()
@@ -341,7 +345,7 @@ def test_every_case_gets_the_same_height_of_sms_at_any_size(qapp, tmp_path, monk
 def test_stacked_strips_share_one_time_scale_and_name_their_axis_within_their_height(qapp):
     """A Chinese slide's three last-wave strips at 720p: each repeated the time axis's numbers, and the rotated
     "SM（按负载）" ran past its strip into the next one's. In a compact stack the numbers are under the lowest only,
-    and a strip shorter than its axis's name says "SM"."""
+    and a strip shorter than its axis's name says less ("SM rank", or nothing), never "SM": its rows are sorted."""
     from PySide6.QtGui import QFont, QFontMetricsF
 
     from gemmviz.core.hardware.fix_pick import SIZE, pick_cases
@@ -359,7 +363,9 @@ def test_stacked_strips_share_one_time_scale_and_name_their_axis_within_their_he
         for c in charts:
             height = c.sms_plot.getViewBox().height()
             name = c.sms_plot.getAxis("left").labelText
-            assert name == c.sm_words or (name == "SM" and height < QFontMetricsF(font).horizontalAdvance(c.sm_words))
-        assert {c.sms_plot.getAxis("left").labelText for c in charts} == {"SM"}  # 400 px: three strips too short
+            # rows sorted busiest first are never named "SM" (row 0 is not SM 0); a name fits its strip
+            assert name != "SM" and (name == "" or QFontMetricsF(font).horizontalAdvance(name) <= height)
+            assert name in (c.sm_words, "SM rank", "")
+        assert {c.sms_plot.getAxis("left").labelText for c in charts} != {c.sm_words for c in charts}  # 400 px
     finally:
         w.deleteLater()

@@ -316,6 +316,8 @@ ZH = {
     "Open a check": "打开一个检查",
     "Exercise checks (*.check.json *.json)": "练习检查 (*.check.json *.json)",
     "Cannot open the check": "无法打开检查",
+    "time (µs), recorded on {where}": "时间（微秒），录制于 {where}",
+    "SM rank": "SM 排名",
     "{0} of {1} files could not be opened": "{1} 个文件中有 {0} 个无法打开",
     "Opened the check {0}": "已打开检查 {0}",
     "Open your kernel first (or write the starter).": "请先打开你的核函数（或写出起始代码）。",

@@ -573,8 +573,8 @@ The current theme (projector, dark) is used; a footer says where the numbers com
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="273" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="504" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="693" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="588" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -602,8 +602,8 @@ Profiled or traced results appear here when a session has them.</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="499" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="211" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="698" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="593" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -958,7 +958,12 @@ caches</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="470" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="457" />
+        <source>SM rank</source>
+        <translation>SM 排名</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="471" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1070,13 +1075,13 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="219" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="280" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="175" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="293" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="188" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1204,93 +1209,93 @@ model</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="52" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="221" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="116" />
         <source>tile</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="52" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="47" />
         <source>block</source>
         <translation>线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="212" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="107" />
         <source>◀ Step</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="213" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="108" />
         <source>Step ▶</source>
         <translation>前进 ▶</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="218" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="113" />
         <source> steps/s</source>
         <translation> 步/秒</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="223" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="118" />
         <source>The kernel's tile (or block) edge in this animation</source>
         <translation>动画中核函数的分块（或线程块）边长</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="228" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="123" />
         <source>The matrix size animated: 'legible' picks one of a few blocks and K-steps for the chosen kernel and tile; 'benchmark' is the run panel's size (or the result shown)</source>
         <translation>动画使用的矩阵规模：“易读”为所选核函数和分块挑一个只有几个线程块和 K 步的规模；“基准”是运行面板里的规模（或正在显示的结果的规模）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="239" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="134" />
         <source>M×N×K, Enter</source>
         <translation>M×N×K，回车</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="242" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="137" />
         <source>legible</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="344" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="239" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="250" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="145" />
         <source>Another kernel's block beside this one, in lockstep, with its counters</source>
         <translation>在旁边同步显示另一个核函数的线程块及其计数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="253" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="148" />
         <source>nothing beside</source>
         <translation>旁边不显示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="71" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="62" />
         <source>beside: {kernel}</source>
         <translation>旁边：{kernel}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="272" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="167" />
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="276" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="171" />
         <source>Show the kernel's source beside the animation, its current line highlighted</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="295" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="298" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="193" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="345" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="240" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -2388,27 +2393,32 @@ model</source>
         <translation>结束课程</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="48" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="50" />
         <source>model time (µs), not measured</source>
         <translation>模型时间（微秒），非实测</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="54" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="56" />
+        <source>time (µs), recorded on {where}</source>
+        <translation>时间（微秒），录制于 {where}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="62" />
         <source>Stream-K</source>
         <translation>Stream-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="56" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="64" />
         <source>{tile} + split-K</source>
         <translation>{tile} + split-K</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="57" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="65" />
         <source>{tile} tiles, one block each</source>
         <translation>{tile} 分块，每块一个线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="35" />
+        <location filename="../../gemmviz/ui/hardware/last_wave.py" line="37" />
         <source>SMs by load</source>
         <translation>SM（按负载）</translation>
     </message>

@@ -26,11 +26,13 @@ from gemmviz.ui.text import tr
 from gemmviz.ui.theme import LIGHT, Theme
 
 
-def draw_case(chart: SmTraceChart, pick: Pick, s: Shown) -> None:
+def draw_case(chart: SmTraceChart, pick: Pick, s: Shown, name_recording: bool = False) -> None:
     """One case on `chart` as both the view and the export draw it: on the cases' shared time axis (named as the
-    model's where it is), SMs busiest first, its idle SM-time the one share stated (no "tail")."""
+    model's where it is, and with `name_recording` as the recording's: the Hardware tab draws H100 traces under an
+    H200 session's banner; a slide's footer names it), SMs busiest first, its idle SM-time the one share stated
+    (no "tail")."""
     chart.span_us = pick.span_us
-    chart.time_words = model_time_words(pick)
+    chart.time_words = model_time_words(pick) or (recorded_time_words(pick) if name_recording else None)
     chart.show_tail = False
     chart.sm_words = tr("SMs by load")
     chart.set_result(busiest_first_result(s.result), s.sms, s.case.launch.blocks_per_sm)
@@ -46,6 +48,12 @@ def model_time_words(pick: Pick) -> str | None:
     """The time axis's name where the traces are the model's: its times assume every SM at its FP32 peak, so a
     case that fills more SMs looks much faster than it measures (an SM's lone block is far from its peak)."""
     return None if pick.recorded_on is not None else tr("model time (µs), not measured")
+
+
+def recorded_time_words(pick: Pick) -> str | None:
+    """The time axis's name with where the traces were recorded ("time (µs), recorded on H100, 2026-12-07")."""
+    where = ", ".join(x for x in (pick.gpu_short, pick.origin[1]) if x)
+    return tr("time (µs), recorded on {where}").format(where=where) if where else None
 
 
 def case_label(case: FixCase) -> str:
@@ -137,7 +145,7 @@ class LastWaveView(QWidget):
             return
         s = self.shown[index]
         self.buttons[index].setChecked(True)
-        draw_case(self.chart, self.pick, s)
+        draw_case(self.chart, self.pick, s, name_recording=True)
 
     def current(self) -> int:
         return max(0, self.group.checkedId())

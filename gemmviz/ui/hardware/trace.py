@@ -448,13 +448,14 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self._sm_axis_name(height_px)
 
     def _sm_axis_name(self, height_px: float) -> None:
-        """The SM axis's name, rotated beside the plot: "SMs by load" where the plot is as tall as the words, else
-        "SM" (a Chinese slide's three last-wave strips: the name ran past its strip into the next one's)."""
-        words = self.sm_words or "SM"
+        """The SM axis's name, rotated beside the plot, as long as the plot is tall (a Chinese slide's three
+        last-wave strips: "SM（按负载）" ran past its strip into the next one's). Rows sorted by load are never
+        called "SM" (row 0 is the busiest SM, not SM 0): "SMs by load", else "SM rank", else no name."""
         font = QFont()
         font.setPointSizeF(self.theme.font_pt)
-        if 0 < height_px < QFontMetricsF(font).horizontalAdvance(words):
-            words = "SM"
+        width = QFontMetricsF(font).horizontalAdvance
+        names = [self.sm_words, tr("SM rank"), ""] if self.sm_words else ["SM"]
+        words = next((n for n in names if not 0 < height_px < width(n)), names[-1])
         axis = self.sms_plot.getAxis("left")
         if axis.labelText != words:
             axis.setLabel(words, color=self.theme.foreground, **{"font-size": f"{self.theme.font_pt}pt"})
