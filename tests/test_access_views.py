@@ -7,12 +7,14 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from gemmviz.core.hardware import accesses as acc
 from gemmviz.ui.accesses import views
 from gemmviz.ui.accesses.export import export_access_view
 from gemmviz.ui.accesses.widget import AccessViews
 from gemmviz.ui.theme import PROJECTOR_DARK, PROJECTOR_LIGHT
+from tests.checks.fonts import CJK
 
 
 @pytest.fixture(scope="module")
@@ -185,3 +187,21 @@ def test_a_lesson_can_draw_a_view_into_its_own_rectangle(qapp, kind):
     p.end()
     assert "NVIDIA H200" in source and "2026-12-01" in source
     assert len({image.pixel(x, y) for x in range(0, 1280, 31) for y in range(0, 720, 17)}) > 4
+
+
+def test_the_replays_step_caption_is_in_the_windows_language(qtbot, records):
+    """The Chinese Block replay read "k 0…15: 256 threads each read 16 values of A …": the schedule's English
+    text, where its caption has a Chinese one."""
+    from gemmviz.ui import i18n
+    from gemmviz.ui.accesses.replay import AccessReplay, replay_texts
+
+    app = QApplication.instance()
+    i18n.install(app, "zh")
+    try:
+        w = AccessReplay(records=records)
+        qtbot.addWidget(w)
+        trace, sched, steps, index = w.canvas.state
+        title, caption, *_ = replay_texts(trace, sched, steps, index, w.canvas.theme)
+        assert "线程块" in title and CJK.search(caption) and "threads each read" not in caption
+    finally:
+        i18n.install(app, "en")

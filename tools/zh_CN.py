@@ -535,7 +535,7 @@ ZH = {
     "unused: the naive kernel reads global memory": "未使用：朴素核函数直接读全局内存",
     "{n} figure(s) not in this session: n/a": "本会话缺少 {n} 个数字：显示为“暂无”",
     "This lesson's session lacks {n} of its figures or views: {first}": "本课程的会话缺少 {n} 个数字或视图：{first}",
-    "{0}: block ({1}, {2}), step {3} of {4}": "{0}：块 ({1}, {2})，第 {3} 步，共 {4} 步",
+    "{0}: block ({1}, {2}), step {3} of {4}": "{0}：线程块 ({1}, {2})，第 {3} 步，共 {4} 步",
     "recorded {0} stores = the model's {1}": "记录到 {0} 次存储 = 模型的 {1}",
     "recorded {0} loads = the model's {1}": "记录到 {0} 次加载 = 模型的 {1}",
     "{0} of the model's {1} stores kept in detail (the shipped file keeps each block's first requests)": "模型的 {1} 次存储中详细保留了 {0} 次（随附文件只保留每个块的前几次请求）",

@@ -2148,42 +2148,42 @@ model</source>
         <translation>供 Perfetto 打开的 Chrome trace</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="96" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="97" />
         <source>{0}: block ({1}, {2}), step {3} of {4}</source>
-        <translation>{0}：块 ({1}, {2})，第 {3} 步，共 {4} 步</translation>
+        <translation>{0}：线程块 ({1}, {2})，第 {3} 步，共 {4} 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="102" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="103" />
         <source>recorded {0} stores = the model's {1}</source>
         <translation>记录到 {0} 次存储 = 模型的 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="102" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="103" />
         <source>recorded {0} loads = the model's {1}</source>
         <translation>记录到 {0} 次加载 = 模型的 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="106" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="107" />
         <source>{0} of the model's {1} stores kept in detail (the shipped file keeps each block's first requests)</source>
         <translation>模型的 {1} 次存储中详细保留了 {0} 次（随附文件只保留每个块的前几次请求）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="108" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="109" />
         <source>{0} of the model's {1} loads kept in detail (the shipped file keeps each block's first requests)</source>
         <translation>模型的 {1} 次加载中详细保留了 {0} 次（随附文件只保留每个块的前几次请求）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="112" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="113" />
         <source>recorded {0} stores, the model says {1}</source>
         <translation>记录到 {0} 次存储，模型为 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="112" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="113" />
         <source>recorded {0} loads, the model says {1}</source>
         <translation>记录到 {0} 次加载，模型为 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="114" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="115" />
         <source>cells: what the warps read on the GPU, one colour a warp; outline: the model's step</source>
         <translation>格子：各 warp 在 GPU 上实际读取的内容，每个 warp 一种颜色；轮廓：模型的这一步</translation>
     </message>
@@ -2426,32 +2426,32 @@ model</source>
 <context>
     <name>AccessReplay</name>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="247" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="248" />
         <source>interior block</source>
         <translation>内部线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="248" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="249" />
         <source>edge block</source>
         <translation>边缘线程块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="250" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="251" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="284" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="285" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="311" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="312" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="319" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="320" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -24,6 +24,7 @@ from gemmviz.ui.accesses.panels import BAD, GOOD, faded, font_px, put_text, scre
 from gemmviz.ui.accesses.views import footer
 from gemmviz.ui.text import tr
 from gemmviz.ui.theme import PROJECTOR_LIGHT, Theme
+from gemmviz.ui.tiling.captions import caption_words
 
 REPLAYED = ("gpu-naive", "gpu-tiled")  # the recorded kernels the schedule model covers
 K_WINDOW_STEPS = 4  # the k-slices of A and B drawn around the current one
@@ -112,7 +113,7 @@ def replay_texts(trace: acc.AccessTrace, sched: Schedule, steps: list[ReplayStep
         text = tr("recorded {0} stores, the model says {1}") if stores else tr("recorded {0} loads, the model says {1}")
         verdict, color = text.format(recorded, model), BAD
     legend = tr("cells: what the warps read on the GPU, one colour a warp; outline: the model's step")
-    return title, s.text, verdict, color, legend
+    return title, caption_words(s), verdict, color, legend  # the caption in the window's language, not s.text's English
 
 
 def _replay_fit(rect: QRectF, texts, px: float, floor: float) -> tuple[float, list[float]]:
