@@ -89,7 +89,7 @@ def test_the_widget_switches_views_and_warps(qtbot, records):
     assert [p.trace.variant for p in w.canvas.panels] == ["gpu-tiled", "gpu-tiled-pad", "gpu-vectorize"]
     w.warp.setCurrentIndex(3)
     assert all(int(p.trace.warp[p.index]) == 3 for p in w.canvas.panels)
-    assert "NVIDIA H200" in w.source.text()
+    assert "NVIDIA H200" in w.source.text() and w.source.text().startswith("access records: ")  # not the banner's
     w.set_records(None)
     assert w.canvas.panels == []
 

@@ -2509,17 +2509,22 @@ model</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/widget.py" line="76" />
+        <location filename="../../gemmviz/ui/accesses/widget.py" line="77" />
+        <source>access records: {0}</source>
+        <translation>访问记录：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/accesses/widget.py" line="78" />
         <source>no access records</source>
         <translation>没有访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/widget.py" line="86" />
+        <location filename="../../gemmviz/ui/accesses/widget.py" line="88" />
         <source>Export view</source>
         <translation>导出视图</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/widget.py" line="103" />
+        <location filename="../../gemmviz/ui/accesses/widget.py" line="105" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

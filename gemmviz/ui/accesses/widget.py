@@ -73,7 +73,9 @@ class AccessViews(QWidget):
         self.canvas.panels = (
             default_panels(kind, self.records, self.warp.currentData() or 0, nth) if self.records else []
         )
-        self.source.setText(footer(self.records) if self.records else self.tr("no access records"))
+        # named as the access records' own: the window's banner names the replayed session, of another date
+        words = self.tr("access records: {0}").format(footer(self.records)) if self.records else None
+        self.source.setText(words or self.tr("no access records"))
         self.canvas.update()
 
     def _export(self) -> None:
