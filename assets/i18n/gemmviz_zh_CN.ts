@@ -1195,8 +1195,8 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/tab.py" line="32" />
-        <source>Click a point (Tab or N: the next of the points under it) or select a result in the table to see the seeds' arithmetic for it next to what was measured. Select two results to see whether they differ by more than their noise.</source>
-        <translation>点击一个点（Tab 或 N 换到重叠的下一个点）或在表格中选中一个结果：原文的计算与实测对照。选中两个结果：差别是否超出噪声。</translation>
+        <source>Click a point (Tab or N: the next of the points under it), or select a result in the Charts tab's table, to see the seeds' arithmetic for it next to what was measured. Select two results there to see whether they differ by more than their noise.</source>
+        <translation>点击一个点（Tab 或 N 换到重叠的下一个点），或在“图表”页的表格中选中一个结果：原文的计算与实测对照。在那里选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
