@@ -231,7 +231,7 @@ ZH = {
     "{where}no installed font has {n} of its characters, so they would show as boxes: {chars} ({codes}). Install a font that has them, e.g. sudo apt install {packages}, and start gemmviz again.": "{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。",
     "The language changes after the run or the lesson: choose it again then, or it applies when gemmviz starts again": "运行或课程结束后才能切换语言：到时再选一次，或者下次启动 gemmviz 时生效",
     # ---- the roofline, hardware and compare tabs ----
-    "Click a point (Tab or N: the next of the points under it), or select a result in the Charts tab's table, to see the seeds' arithmetic for it next to what was measured. Select two results there to see whether they differ by more than their noise.": "点击一个点（Tab 或 N 换到重叠的下一个点），或在“图表”页的表格中选中一个结果：原文的计算与实测对照。在那里选中两个结果：差别是否超出噪声。",
+    "Click a point (Tab or N: the next one under it) to see the seeds' arithmetic for it beside what was measured. In the Charts tab, select two results to see whether they differ by more than their noise.": "点击一个点（Tab 或 N 换到重叠的下一个点）：原文的计算与实测对照。在“图表”页选中两个结果：差别是否超出噪声。",
     "Measure this GPU's ceilings": "测量 GPU 屋顶",
     "Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)": "拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）",
     "SMs × time": "SM × 时间",

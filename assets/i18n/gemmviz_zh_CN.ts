@@ -1195,16 +1195,16 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/roofline/tab.py" line="32" />
-        <source>Click a point (Tab or N: the next of the points under it), or select a result in the Charts tab's table, to see the seeds' arithmetic for it next to what was measured. Select two results there to see whether they differ by more than their noise.</source>
-        <translation>点击一个点（Tab 或 N 换到重叠的下一个点），或在“图表”页的表格中选中一个结果：原文的计算与实测对照。在那里选中两个结果：差别是否超出噪声。</translation>
+        <source>Click a point (Tab or N: the next one under it) to see the seeds' arithmetic for it beside what was measured. In the Charts tab, select two results to see whether they differ by more than their noise.</source>
+        <translation>点击一个点（Tab 或 N 换到重叠的下一个点）：原文的计算与实测对照。在“图表”页选中两个结果：差别是否超出噪声。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="59" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="58" />
         <source>Measure ceilings</source>
         <translation>测量性能上限</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/roofline/tab.py" line="61" />
+        <location filename="../../gemmviz/ui/roofline/tab.py" line="60" />
         <source>Copy bandwidth, cuBLAS FP32 and TF32 rates, measured once on this GPU and cached (a few seconds)</source>
         <translation>拷贝带宽、cuBLAS FP32 和 TF32 的速度，在这块 GPU 上测一次并缓存（几秒钟）</translation>
     </message>

@@ -31,9 +31,8 @@ from gemmviz.ui.theme import Theme
 PAGE_CHARS = 480  # about ten lines at projector size in the side panel
 PLACEHOLDER = QT_TRANSLATE_NOOP(
     "",
-    "Click a point (Tab or N: the next of the points under it), or select a result in the Charts tab's table, "
-    "to see the seeds' arithmetic for it next to what was measured. Select two results there to see whether "
-    "they differ by more than their noise.",
+    "Click a point (Tab or N: the next one under it) to see the seeds' arithmetic for it beside what was "
+    "measured. In the Charts tab, select two results to see whether they differ by more than their noise.",
 )
 
 
