@@ -149,7 +149,7 @@ ZH = {
     "No hardware counters in this session: run `gemmviz profile` on a GPU": "这个会话没有硬件计数器：请在 GPU 上运行 `gemmviz profile`",
     "{series} at {size}: no hardware counters": "{series}，规模 {size}：没有硬件计数器",
     "shared": "共享内存",
-    "conflicts": "bank 冲突",
+    "conflicts": "冲突",  # under a bar beside 共享内存: "bank 冲突" was too wide, and its label was dropped
     "model": "模型",
     "measured (ncu)": "实测（ncu）",
     "not counted": "未统计",

@@ -985,7 +985,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="57" />
         <source>conflicts</source>
-        <translation>bank 冲突</translation>
+        <translation>冲突</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/hardware/traffic.py" line="60" />
