@@ -344,3 +344,27 @@ def test_traffic_compares_two_kernels_measured_side_by_side(qapp, size):
     finally:
         chart.hide()
         chart.deleteLater()
+
+
+def test_a_title_too_tall_for_the_chart_keeps_its_figures_line_only(qapp, session):
+    """The Chinese Hardware tab at 720p: the SM chart's title took four lines and left the SMs 55 px. Where the
+    title would take over a quarter of the chart, the statement line goes (the side panel's first sentence says
+    it) and the figures' line stays."""
+    from gemmviz.ui import i18n
+    from gemmviz.ui.hardware import trace as trace_module
+
+    i18n.install(qapp, "zh")
+    chart = SmTraceChart(PROJECTOR_LIGHT)  # the window's type at 720p in projector mode
+    try:
+        chart.set_result(pick(session, "sm-trace", "gpu-tiled (tile 16)", None), 132)
+        layout_offscreen(chart, 770, 400)
+        chart._fit_title()
+        title = chart.sms_plot.titleLabel.item
+        assert title.boundingRect().height() <= trace_module.TITLE_SHARE * chart.height() + 1
+        assert "波" in title.toPlainText() and "最后一波" not in title.toPlainText()  # the figures' line only
+        layout_offscreen(chart, 770, 900)  # where there is room the statement stays
+        chart._fit_title()
+        assert "最后一波" in chart.sms_plot.titleLabel.item.toPlainText()
+    finally:
+        i18n.install(qapp, "en")
+        chart.deleteLater()

@@ -44,6 +44,7 @@ IDLE_ALPHA = "26"  # the idle area's tint (hex alpha of the foreground) beneath 
 # a view shorter than this many lines of its type (720p in projector type, beside the window's banners) drops the
 # residency plot and puts the time axis under the SMs: a two-line title left the SM plot too short to read
 COMPACT_LINES = 18
+TITLE_SHARE = 0.25  # a title taller than this share of the chart drops its statement line (the side panel says it)
 
 
 def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
@@ -526,12 +527,30 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         base = self.theme.font_pt + 2
         # in projector type never below the axes' text (it was 60% of it at 720p): a third line, then wrapped
         smallest = self.theme.font_pt if is_projector(self.theme) else 0.6 * base
+        self._set_fitted_title(self._title, room, base, smallest)
+        rect = label.item.boundingRect()
+        head = self._title.split("<br>")[0]
+        if head != self._title and rect.height() > TITLE_SHARE * self.height():
+            # four lines of a Chinese title at 720p left the SMs 55 px: the figures' line alone, the statement
+            # being the side panel's first sentence too
+            self._set_fitted_title(head, room, base, smallest)
+            rect = label.item.boundingRect()
+        label.setMinimumWidth(min(rect.width(), room))
+        label.setMaximumHeight(rect.height())
+        self.sms_plot.layout.setRowFixedHeight(0, rect.height())
+        for layout in (self.sms_plot.layout, self.ci.layout):  # their cached minimums held a wider title
+            layout.invalidate()
+        self.ci.setGeometry(self.range)  # the layout grown by a wider title earlier: back to the view's size
+        self._fit_headroom()
+
+    def _set_fitted_title(self, title: str, room: float, base: float, smallest: float) -> None:
+        """`title` in the largest type down to `smallest` that fits `room`; wrapped after its first comma, then at
+        its dash, where it does not; at `room`'s width where nothing else fits."""
+        label = self.sms_plot.titleLabel
         label.item.setTextWidth(-1)
         # where a line is too wide: the first line after its first comma, the statement at its dash
-        wrapped = (
-            self._title.replace(", ", "<br>", 1) if ", " in self._title else self._title.replace("，", "，<br>", 1)
-        )
-        for text in (self._title, self._title.replace(" — ", "<br>"), wrapped, wrapped.replace(" — ", "<br>")):
+        wrapped = title.replace(", ", "<br>", 1) if ", " in title else title.replace("，", "，<br>", 1)
+        for text in (title, title.replace(" — ", "<br>"), wrapped, wrapped.replace(" — ", "<br>")):
             pt: float = base
             label.setText(text, size=f"{pt}pt")
             while label.item.boundingRect().width() > room and pt > smallest:
@@ -541,14 +560,6 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
                 break
         if label.item.boundingRect().width() > room:
             label.item.setTextWidth(room)
-        rect = label.item.boundingRect()
-        label.setMinimumWidth(min(rect.width(), room))
-        label.setMaximumHeight(rect.height())
-        self.sms_plot.layout.setRowFixedHeight(0, rect.height())
-        for layout in (self.sms_plot.layout, self.ci.layout):  # their cached minimums held a wider title
-            layout.invalidate()
-        self.ci.setGeometry(self.range)  # the layout grown by a wider title earlier: back to the view's size
-        self._fit_headroom()
 
     def _fit_headroom(self) -> None:
         """Give each plot the headroom its label needs above the data at the plot's height in pixels (run
