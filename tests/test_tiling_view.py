@@ -169,9 +169,11 @@ def test_cli_animate_writes_a_frame_per_step_and_the_glides(tmp_path, capsys):
         (["model", "--mnk", "64", "--variant", "cublas", "--tile", "16"], "no tile"),
     ],
 )
-def test_cli_animation_bad_input(argv, message, capsys):
-    assert main(argv) == 2
-    assert message in capsys.readouterr().err
+def test_cli_animation_bad_input(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # "--frames x" names a folder in the working directory: a folder of this test's
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, (code, err)
 
 
 @pytest.mark.parametrize("size", [Problem(1024, 1024, 1024), Problem(100, 70, 90)])
