@@ -351,7 +351,6 @@ def test_a_title_too_tall_for_the_chart_keeps_its_figures_line_only(qapp, sessio
     title would take over a quarter of the chart, the statement line goes (the side panel's first sentence says
     it) and the figures' line stays."""
     from gemmviz.ui import i18n
-    from gemmviz.ui.hardware import trace as trace_module
 
     i18n.install(qapp, "zh")
     chart = SmTraceChart(PROJECTOR_LIGHT)  # the window's type at 720p in projector mode
@@ -360,7 +359,7 @@ def test_a_title_too_tall_for_the_chart_keeps_its_figures_line_only(qapp, sessio
         layout_offscreen(chart, 770, 400)
         chart._fit_title()
         title = chart.sms_plot.titleLabel.item
-        assert title.boundingRect().height() <= trace_module.TITLE_SHARE * chart.height() + 1
+        assert title.boundingRect().height() <= 0.25 * chart.height()  # four lines (42%) left the SMs 55 px
         assert "波" in title.toPlainText() and "最后一波" not in title.toPlainText()  # the figures' line only
         layout_offscreen(chart, 770, 900)  # where there is room the statement stays
         chart._fit_title()

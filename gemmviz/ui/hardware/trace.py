@@ -44,7 +44,9 @@ IDLE_ALPHA = "26"  # the idle area's tint (hex alpha of the foreground) beneath 
 # a view shorter than this many lines of its type (720p in projector type, beside the window's banners) drops the
 # residency plot and puts the time axis under the SMs: a two-line title left the SM plot too short to read
 COMPACT_LINES = 18
-TITLE_SHARE = 0.25  # a title taller than this share of the chart drops its statement line (the side panel says it)
+# a compact chart's title over this share of its height drops its statement (the side panel's first sentence says
+# it): the Chinese Hardware tab's four lines took 44% of the chart at 720p, the English three and a wrap 38%
+TITLE_SHARE = 0.4
 
 
 def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
@@ -530,7 +532,7 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self._set_fitted_title(self._title, room, base, smallest)
         rect = label.item.boundingRect()
         head = self._title.split("<br>")[0]
-        if head != self._title and rect.height() > TITLE_SHARE * self.height():
+        if head != self._title and self.compact and rect.height() > TITLE_SHARE * self.height():
             # four lines of a Chinese title at 720p left the SMs 55 px: the figures' line alone, the statement
             # being the side panel's first sentence too
             self._set_fitted_title(head, room, base, smallest)
