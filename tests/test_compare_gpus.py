@@ -279,3 +279,19 @@ def test_seed001_answers_why_the_h200_is_faster_from_the_two_recordings(shipped_
 
 def rows_of(ws, reference):
     return compare_sources(ws.shown(), reference, ws.source_of)[1]
+
+
+def test_one_session_open_says_how_to_compare(qapp):
+    """The Compare tab with the one replayed session showed an empty table and "No kernel and size appears both in
+    the reference and in another session": nothing said what to do."""
+    from gemmviz.ui.charts.compare import ComparePanel
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-12-02.json"))
+    panel = ComparePanel(ws)
+    try:
+        panel.refresh()
+        note = panel.note.text()
+        assert "Only one session is open" in note and "File ▸ Open recorded or published session" in note
+    finally:
+        panel.close()

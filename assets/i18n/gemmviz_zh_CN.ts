@@ -126,7 +126,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="142" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="338" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="346" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="146" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
@@ -663,7 +663,7 @@ caches</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="313" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="321" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="102" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
@@ -903,67 +903,67 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="227" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="230" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="241" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="244" />
         <source>{blocks} blocks, {waves} waves</source>
         <translation>{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="243" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="246" />
         <source>{case} · {blocks} blocks, {waves} waves</source>
         <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="247" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="250" />
         <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
         <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="252" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="255" />
         <source>{case} · {blocks} blocks — {idle}% of SM-time idle</source>
         <translation>{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="256" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="259" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="265" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="268" />
         <source>time (µs)</source>
         <translation>时间（微秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="266" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="269" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="277" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="280" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="337" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="340" />
         <source>tail: {pct}% of the run</source>
         <translation>尾部：运行时间的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="384" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="387" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="457" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="460" />
         <source>SM rank</source>
         <translation>SM 排名</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="471" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="474" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1096,27 +1096,32 @@ model</source>
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="286" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="264" />
+        <source>Only one session is open. Open another to compare two machines: File ▸ Open recorded or published session (an H100 and an H200 recording ship with gemmviz).</source>
+        <translation>只打开了一个会话。再打开一个，才能比较两台机器：文件 ▸ 打开录制或公开的会话（gemmviz 自带 H100 和 H200 的录制）。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="294" />
         <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
         <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="296" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="304" />
         <source>the machines' bandwidth or FP32 peak is not recorded</source>
         <translation>未记录两台机器的带宽或 FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="297" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="305" />
         <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
         <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="313" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="321" />
         <source>bandwidth (measured)</source>
         <translation>带宽（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="317" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="325" />
         <source>(reference)</source>
         <translation>（参照）</translation>
     </message>
@@ -1189,7 +1194,7 @@ model</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="261" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="269" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>

@@ -258,7 +258,15 @@ class ComparePanel(QWidget):
         lang = language()
         if not rows:
             self.headline.setText("")
-            self.note.setText(tr("No kernel and size appears both in the reference and in another session."))
+            if not others:  # one session: what to do, not only what is missing
+                self.note.setText(
+                    tr(
+                        "Only one session is open. Open another to compare two machines: File ▸ Open recorded or "
+                        "published session (an H100 and an H200 recording ship with gemmviz)."
+                    )
+                )
+            else:
+                self.note.setText(tr("No kernel and size appears both in the reference and in another session."))
             return
         lines, notes = [], []
         for o in others:
