@@ -459,7 +459,10 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
         assert all(HAN.search(w) for w in words), words
         assert "libcuda.so.1: cannot open shared object file" in words[2]  # the detail as it came
         banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]}, "zh")
-        assert banner.startswith("没有 CUDA GPU：CPU 版本照常实时运行") and "原因：未安装 PyCUDA" in banner
+        assert (
+            banner.startswith("没有 CUDA GPU：GPU 数据为录制回放（文件 ▸ 打开录制或公开的会话）")
+            and "原因：未安装 PyCUDA" in banner
+        )
         assert i18n.reason_words({"available": False}, "zh") == "没有 CUDA 后端"
         assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}, "zh") == (
             "device query failed: boom"  # a reason without its message: as it came

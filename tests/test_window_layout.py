@@ -211,7 +211,8 @@ def test_no_gpu_banner_is_projector_sized_and_says_what_runs_first_at_720p(windo
     qtbot.waitUntil(lambda: not window.controls.isVisible() and label.width() > 1100)  # the panel gone, laid out
     assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
     shown = label.text()
-    assert shown.startswith("No CUDA GPU: CPU variants run live; GPU figures come from recorded sessions"), shown
+    # what a class can do first, the menu path whole: it was cut after "(File ▸"
+    assert shown.startswith("No CUDA GPU: GPU figures are replayed (File ▸ Open recorded or published session)"), shown
     assert "Why: " in label.toolTip()  # the reason, whole in the tooltip
     window.set_projector(False)
     qtbot.waitUntil(lambda: window.applied_view == (False, False))

@@ -116,9 +116,10 @@ define(
 )
 define(
     "explain.no_gpu",
-    en="No CUDA GPU: CPU variants run live; GPU figures come from recorded sessions (File ▸ Open recorded or "
-    "published session). Why: {reason}.",
-    zh="没有 CUDA GPU：CPU 版本照常实时运行；GPU 的数据来自录制的会话（文件 ▸ 打开录制或公开的会话）。原因：{reason}。",
+    # what to do first (the menu path), before what runs anyway: at 1280x720 a projector's one line ends there
+    en="No CUDA GPU: GPU figures are replayed (File ▸ Open recorded or published session); CPU variants run "
+    "live. Why: {reason}.",
+    zh="没有 CUDA GPU：GPU 数据为录制回放（文件 ▸ 打开录制或公开的会话）；CPU 版本照常实时运行。原因：{reason}。",
 )
 
 
