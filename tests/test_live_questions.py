@@ -89,4 +89,9 @@ def test_1000_beside_the_sweeps_1024_is_a_hollow_mark_not_the_same_dot(qapp):
     fills = {round(10 ** p.pos().x()): p.brush().color().name() for p in scatter.points()}
     background = LIGHT.background.lower()
     assert fills[1000] == background and fills[1024] != background and fills[1024] == fills[512]
+    # and the legend says what a hollow marker means (the window's screenshots showed them unexplained)
+    assert "hollow: a size off the line" in chart.legend.names
     chart.deleteLater()
+    sweep = make_chart("gflops", [r for r in results if r.m != 1000], LIGHT)
+    assert "hollow: a size off the line" not in sweep.legend.names  # none drawn, none explained
+    sweep.deleteLater()

@@ -429,6 +429,7 @@ ZH = {
     "0: the costliest request of each kernel; 1, 2, …: the warp's requests in order": "0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序",
     "no access records": "没有访问记录",
     "access records: {0}": "访问记录：{0}",
+    "hollow: a size off the line": "空心：不在连线上的规模",
     "Export view": "导出视图",
     "This run has {jobs} jobs, but the live results can take only {room} more: a session holds at most {limit} results. Save the live results and clear them (File > Clear live results), or run fewer jobs.": "这次运行有 {jobs} 个任务，但实时结果只能再容纳 {room} 个：一个会话最多保存 {limit} 个结果。请保存并清除实时结果（文件 > 清除实时结果），或者少运行一些任务。",
     "Too many results": "结果太多",

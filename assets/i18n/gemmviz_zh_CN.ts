@@ -127,75 +127,80 @@
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="142" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="346" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="146" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="148" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="205" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
+        <source>hollow: a size off the line</source>
+        <translation>空心：不在连线上的规模</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/plots.py" line="213" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="206" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="214" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="234" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="242" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="235" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="243" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="246" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="254" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="247" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="255" />
         <source>times as fast (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="381" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="389" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="391" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="399" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="392" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="400" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="398" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="406" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="398" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="406" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="399" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="407" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="403" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="411" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>

@@ -79,6 +79,7 @@ class _SizeChart(ResultChart):
             for item in self._items.pop(key):
                 plot.removeItem(item)
         budget = getattr(self, "_max_new", None)
+        off_line = False  # a marker drawn hollow, off its series' line: the legend says what that means
         for (source, name), rs in groups.items():
             if budget is not None and (source, name) not in self._items:
                 if budget == 0:
@@ -89,6 +90,7 @@ class _SizeChart(ResultChart):
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
             tips = [_Tip(self.tip, r, r, source) for r in rs]
             on_line = {id(r) for r in line_results(rs)}  # the square sweep is a line; another shape, a point
+            off_line = off_line or len(on_line) < len(rs)
             joined = [i for i, r in enumerate(rs) if id(r) in on_line]
             brush, ring = pg.mkBrush(self.theme.color(style.colour)), pg.mkPen(self.theme.background)
             items = self._items.get((source, name))
@@ -127,7 +129,7 @@ class _SizeChart(ResultChart):
         sources = source_order(s for s, _ in groups)
         own = _recoloured(series_styles(n for _, n in groups), self.colour_each, lambda name: name)
         names = ladder_order(own)  # the legend reads down the ladder, as the registry lists it
-        legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series))
+        legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series), off_line)
         if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
             return False  # series were created in this call: the legend (a relayout) on the next one
         if legend_key != self._legend_key:
@@ -145,6 +147,12 @@ class _SizeChart(ResultChart):
                         LegendMark(pen=self.pen(dash, self.theme.foreground)),
                         source_label(source) or tr("live (this machine)"),
                     )
+            if off_line:  # 1000³ beside the sweep's 1024³, seed 001's 2048×3072×4096: points, not on the line
+                ring = pg.mkPen(self.theme.foreground, width=max(2.0, 0.6 * self.theme.line_px))
+                hollow = LegendMark(
+                    symbol="o", symbolBrush=pg.mkBrush(self.theme.background), symbolPen=ring, symbolSize=10
+                )
+                self.legend.add_entry(hollow, tr("hollow: a size off the line"))
         return True
 
     def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
