@@ -403,3 +403,12 @@ def test_the_stall_bars_say_how_far_the_rounded_counters_let_them_be_trusted():
         for k in (a, b)
     ]
     assert not any(n.key == "gap.note.stall_step" for n in gap.decompose(*unrounded, f.header.gpu).notes)
+
+
+def test_a_stall_bar_names_its_reason_once():
+    """The waterfall read "stall: dispatch stall"."""
+    from gemmviz.core.messages import msg, render
+
+    label = render(msg("gap.label.stall", reason=msg("gap.short.dispatch_stall")), "en")
+    assert label == "stall: dispatch"
+    assert render(msg("gap.label.stall", reason=msg("gap.short.long_scoreboard")), "en") == "stall: long scoreboard"

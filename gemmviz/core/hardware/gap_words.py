@@ -166,8 +166,8 @@ SHORT_STALL_NAMES = (
     ("membar", "内存栅栏"), ("sleeping", "休眠"), ("branch_resolving", "分支解析"), ("drain", "排空写"), ("misc", "其他"),
     ("tex_throttle", "纹理队列满"), ("imc_miss", "常量缓存未命中"),
 )  # fmt: skip
-for _reason, _zh in SHORT_STALL_NAMES:
-    _(f"gap.short.{_reason}", en=_reason.replace("_", " "), zh=_zh)
+for _reason, _zh in SHORT_STALL_NAMES:  # "stall: dispatch stall" said stall twice: "stall: dispatch"
+    _(f"gap.short.{_reason}", en=_reason.replace("_", " ").removesuffix(" stall"), zh=_zh)
 
 # the words the views draw (ui/hardware/gap.py, pipeline.py), in the view's language like the sentences
 _("view.recorded", en="recorded on {gpu}, {date}", zh="录制于 {gpu}，{date}")
