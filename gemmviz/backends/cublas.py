@@ -25,12 +25,10 @@ def load_cublas():
     found = ctypes.util.find_library("cublas")
     if found:
         candidates.append(found)
-    errors = []
     for name in candidates:
         try:
             lib = ctypes.CDLL(name)
-        except OSError as exc:
-            errors.append(str(exc))
+        except OSError:
             continue
         lib.cublasCreate_v2.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         lib.cublasDestroy_v2.argtypes = [ctypes.c_void_p]

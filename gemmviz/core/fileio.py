@@ -223,20 +223,41 @@ _TOML_QUOTED = re.compile(
 )
 
 
-def read_regular(path: str | os.PathLike, limit: int) -> bytes:
-    """The bytes of the regular file at `path` (links followed), refused when it is anything else or over
-    `limit` bytes. Opened without blocking, so a FIFO put in its place is refused rather than waited on; the
-    size is that of the opened file and at most `limit` + 1 bytes are read (a file that grows is refused)."""
+def _open_regular(path: str | os.PathLike) -> tuple[int, os.stat_result]:
+    """The descriptor of the regular file at `path` (links followed) and its stat, opened without blocking, so a
+    FIFO put in its place is refused rather than waited on; InputFileError for anything but a regular file."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise InputFileError(f"cannot read: {_why(exc)}") from None
     try:
         st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise InputFileError("it is a folder, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise InputFileError("not a regular file")
+    except OSError as exc:
+        os.close(fd)
+        raise InputFileError(f"cannot read: {_why(exc)}") from None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise InputFileError("it is a folder, not a file" if stat.S_ISDIR(st.st_mode) else "not a regular file")
+    return fd, st
+
+
+def read_head(path: str | os.PathLike, size: int) -> bytes:
+    """The first `size` bytes of the regular file at `path` (a sniff of its kind), as read_regular opens it."""
+    fd, _st = _open_regular(path)
+    try:
+        return os.read(fd, size)
+    except OSError as exc:
+        raise InputFileError(f"cannot read: {_why(exc)}") from None
+    finally:
+        os.close(fd)
+
+
+def read_regular(path: str | os.PathLike, limit: int) -> bytes:
+    """The bytes of the regular file at `path` (links followed), refused when it is anything else or over
+    `limit` bytes. Opened without blocking, so a FIFO put in its place is refused rather than waited on; the
+    size is that of the opened file and at most `limit` + 1 bytes are read (a file that grows is refused)."""
+    fd, st = _open_regular(path)
+    try:
         if st.st_size > limit:
             raise InputFileError(f"{st.st_size:,} bytes, over the {limit:,}-byte limit")
         chunks, size = [], 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from gemmviz.core import settings
-from gemmviz.core.fileio import write_atomic
+from gemmviz.core.fileio import InputFileError, read_head, write_atomic
 from gemmviz.core.registry import Registry
 from gemmviz.core.session.results import SessionError, results_csv
 from gemmviz.core.session.workspace import Workspace
@@ -64,18 +63,9 @@ def _head(path: Path) -> bytes:
     """The first SNIFF_BYTES of a regular file; b"" for anything else (the reader says why when it opens it). Opened
     without blocking: a FIFO named x.json froze the window in open() on the UI thread, waiting for a writer."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        return read_head(path, SNIFF_BYTES)
+    except InputFileError:
         return b""
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b""
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(SNIFF_BYTES)
-    except OSError:
-        return b""
-    finally:
-        os.close(fd)
 
 
 def reader_for(path: str | os.PathLike) -> FileKind | None:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from gemmviz.core.hardware import accesses as acc
-from gemmviz.core.parsing import check_pixels, parse_pixels
+from gemmviz.core.parsing import parse_pixels
 from gemmviz.core.problem import ProblemError
 from gemmviz.core.session.checks import SessionError
 from gemmviz.core.text import printable
@@ -31,8 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     input file), each refusal in one line on stderr."""
     args = _parser().parse_args(argv)
     try:
-        width, height = parse_pixels(args.size)
-        check_pixels(width, height)
+        width, height = parse_pixels(args.size)  # each side and the pixel budget
         records = acc.load_file(args.records) if args.records is not None else None
     except (ProblemError, SessionError, OSError, ValueError) as exc:
         print(f"gemmviz: error: {printable(exc)}", file=sys.stderr)
