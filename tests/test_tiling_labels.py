@@ -50,26 +50,32 @@ def test_a_heading_of_the_counters_heads_its_own_column():
     assert column_lines(lines, 2, [True] * len(lines)) == [lines[:5], lines[5:]]  # every line bold: no heading
 
 
-def test_global_memory_is_named_on_bs_row_clear_of_the_zoom_line(qapp, monkeypatch):
-    """seed000's edge-block slide in Chinese at 720p: global memory's name sits on B's row (at the frame's floor
-    where its own size does not fit there), not on A's row, where the zoomed block's dashed line runs to C."""
+def _render_seed000_zh_slide(title: str) -> None:
+    """Draw seed000's Chinese slide of that title at 1280×720 in projector type, as a projected lesson does."""
     from PySide6.QtGui import QImage, QPainter
 
     from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
     from gemmviz.ui.lesson.render import render_slide
-    from gemmviz.ui.tiling import background
 
-    seen = []
-    real = background.background_labels
-    monkeypatch.setattr(background, "background_labels", lambda s, lay: seen.append(real(s, lay)) or seen[-1])
     lesson = shipped_lessons("zh")["seed000"]
-    index = [s.title for s in lesson.steps].index("边缘线程块的零填充")
+    index = [s.title for s in lesson.steps].index(title)
     image = QImage(1280, 720, QImage.Format.Format_ARGB32_Premultiplied)
     painter = QPainter(image)
     try:
         render_slide(painter, 1280, 720, lesson, index, lesson_session(lesson), True)
     finally:
         painter.end()
+
+
+def test_global_memory_is_named_on_bs_row_clear_of_the_zoom_line(qapp, monkeypatch):
+    """seed000's edge-block slide in Chinese at 720p: global memory's name sits on B's row (at the frame's floor
+    where its own size does not fit there), not on A's row, where the zoomed block's dashed line runs to C."""
+    from gemmviz.ui.tiling import background
+
+    seen = []
+    real = background.background_labels
+    monkeypatch.setattr(background, "background_labels", lambda s, lay: seen.append(real(s, lay)) or seen[-1])
+    _render_seed000_zh_slide("边缘线程块的零填充")
     labels = {text: (at, px) for at, text, px, _bold in seen[-1]}
     (gm_at, gm_px), (b_at, _) = labels["全局内存"], labels["B"]
     assert gm_at.y() == b_at.y() and gm_at.x() > b_at.x() and gm_px >= 16  # the projected floor at 720p
@@ -79,24 +85,13 @@ def test_the_counters_go_along_the_bottom_only_where_the_matrices_keep_half_thei
     """seed000's Chinese code slide at 720p: two columns of counters along the bottom set them at 23 px instead of
     18.5, and drew A, B and C at a third of their size, thumbnails from the back of a room. One column stays
     where its smallest type is still what a projector needs there; the matrices keep their size."""
-    from PySide6.QtGui import QImage, QPainter
-
-    from gemmviz.core.lesson.lessons import lesson_session, shipped_lessons
-    from gemmviz.ui.lesson.render import render_slide
     from gemmviz.ui.tiling import layout
 
     fits, chosen = [], []
     real_fit, real_layout = layout._fit, layout.fit_layout
     monkeypatch.setattr(layout, "_fit", lambda *a, **k: fits.append(real_fit(*a, **k)) or fits[-1])
     monkeypatch.setattr(layout, "fit_layout", lambda *a, **k: chosen.append((a, real_layout(*a, **k))) or chosen[-1][1])
-    lesson = shipped_lessons("zh")["seed000"]
-    index = [s.title for s in lesson.steps].index("核函数代码：两个屏障")
-    image = QImage(1280, 720, QImage.Format.Format_ARGB32_Premultiplied)
-    painter = QPainter(image)
-    try:
-        render_slide(painter, 1280, 720, lesson, index, lesson_session(lesson), True)
-    finally:
-        painter.end()
+    _render_seed000_zh_slide("核函数代码：两个屏障")
     (one, _), (two, _) = fits[-2:]
     args, lay = chosen[-1]
     floors = args[6]
