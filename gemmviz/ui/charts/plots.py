@@ -134,26 +134,31 @@ class _SizeChart(ResultChart):
             return False  # series were created in this call: the legend (a relayout) on the next one
         if legend_key != self._legend_key:
             self._legend_key = legend_key
-            self.reset_legend()
-            for name in names:
-                self.legend.add_entry(self.sample(own[name]), name, series=name)
-            self.add_hidden_entries()
-            # a source's dash, where it tells sessions apart; one session alone is a line drawn nowhere, so a
-            # projector's legend leaves it out (the window's names it, for the tooltip-less reader)
-            if len(sources) > 1 or (sources and sources[0] and not is_projector(self.theme)):
-                for i, source in enumerate(sources):
-                    dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
-                    self.legend.add_entry(
-                        LegendMark(pen=self.pen(dash, self.theme.foreground)),
-                        source_label(source) or tr("live (this machine)"),
-                    )
-            if off_line:  # 1000³ beside the sweep's 1024³, seed 001's 2048×3072×4096: points, not on the line
-                ring = pg.mkPen(self.theme.foreground, width=max(2.0, 0.6 * self.theme.line_px))
-                hollow = LegendMark(
-                    symbol="o", symbolBrush=pg.mkBrush(self.theme.background), symbolPen=ring, symbolSize=10
-                )
-                self.legend.add_entry(hollow, tr("hollow: a size off the line"))
+            self._fill_legend(names, own, sources, off_line)
         return True
+
+    def _fill_legend(self, names: list[str], own: dict, sources: list, off_line: bool) -> None:
+        """The legend anew: each series down the ladder, the hidden ones, each source's dash where it tells
+        sessions apart, and what a hollow marker means where one is drawn."""
+        self.reset_legend()
+        for name in names:
+            self.legend.add_entry(self.sample(own[name]), name, series=name)
+        self.add_hidden_entries()
+        # a source's dash, where it tells sessions apart; one session alone is a line drawn nowhere, so a
+        # projector's legend leaves it out (the window's names it, for the tooltip-less reader)
+        if len(sources) > 1 or (sources and sources[0] and not is_projector(self.theme)):
+            for i, source in enumerate(sources):
+                dash = SeriesStyle(0, "o", ("solid", "dash", "dot", "dashdot")[i % 4])
+                self.legend.add_entry(
+                    LegendMark(pen=self.pen(dash, self.theme.foreground)),
+                    source_label(source) or tr("live (this machine)"),
+                )
+        if off_line:  # 1000³ beside the sweep's 1024³, seed 001's 2048×3072×4096: points, not on the line
+            ring = pg.mkPen(self.theme.foreground, width=max(2.0, 0.6 * self.theme.line_px))
+            hollow = LegendMark(
+                symbol="o", symbolBrush=pg.mkBrush(self.theme.background), symbolPen=ring, symbolSize=10
+            )
+            self.legend.add_entry(hollow, tr("hollow: a size off the line"))
 
     def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
         """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³,
