@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gemmviz.cli.main import main
-from gemmviz.core import paths
+from gemmviz.core import fileio, paths
 from gemmviz.core.exercise import record_schema
 from gemmviz.core.exercise.tool_logs import diagnostic_log, parse_nvcc
 from gemmviz.core.session.results import Session
@@ -360,3 +360,41 @@ def test_cached_ceilings_no_gpu_could_have_leave_the_shipped_ones(tmp_path, monk
         ceilings = load_ceilings("NVIDIA H200")
     assert ceilings is not None and ceilings.bandwidth_gbs > 1000 and ceilings.fp32_peak_gflops > 10_000  # shipped
     assert __import__("re").search(words, caplog.text), caplog.text
+
+
+# ---- a key given twice in one object -------------------------------------------------------------------------
+def test_a_key_given_twice_is_refused_and_named():
+    """Python's parser kept the last of two "median_ms" in a hand-edited session, and nothing said which one the
+    chart showed; a file that names a key twice is now refused, with the key."""
+    assert fileio.parse_json('{"a": [{"b": 1, "c": {"d": 2}}]}') == json.loads('{"a": [{"b": 1, "c": {"d": 2}}]}')
+    with pytest.raises(fileio.InputFileError, match='the key "d" appears twice in one object'):
+        fileio.parse_json('{"a": [{"b": 1, "c": {"d": 2, "e": 0, "d": 3}}]}')
+    with pytest.raises(fileio.InputFileError, match=r'the key "\\u001b\[2J" appears twice'):  # shown as escapes
+        fileio.parse_json('{"\\u001b[2J": 1, "\\u001b[2J": 2}')
+
+
+def _with_a_key_twice(text: str, key: str) -> str:
+    """`text` (a JSON object's text) with the first `"key": value` given again right after the object's brace."""
+    doc = json.loads(text)
+    return "{" + json.dumps(key) + ": " + json.dumps(doc[key]) + ", " + text.lstrip()[1:]
+
+
+def test_a_session_gap_file_or_check_record_with_a_key_twice_says_which(tmp_path):
+    from gemmviz.core.exercise.record import CheckFileError, load_check
+    from gemmviz.core.hardware.gap_file import load_gap_file
+    from gemmviz.core.session.checks import SessionError
+    from gemmviz.core.session.recorded import RecordError
+
+    shipped = paths.asset_path("sessions", "h100-2026-12-07.json").parent
+    session = tmp_path / "twice.json"
+    session.write_text(_with_a_key_twice((shipped / "h100-2026-12-07.json").read_text(), "schema"))
+    with pytest.raises(SessionError, match='the key "schema" appears twice'):
+        Session.load(session)
+    gap = tmp_path / "gap.json"
+    gap.write_text(_with_a_key_twice((shipped / "h200-2026-12-02-gap.json").read_text(), "schema"))
+    with pytest.raises(RecordError, match='gap.json: the key "schema" appears twice'):
+        load_gap_file(gap)
+    check = tmp_path / "check.json"
+    check.write_text('{"exercise": "tiled", "exercise": "naive"}')
+    with pytest.raises(CheckFileError, match='the key "exercise" appears twice'):
+        load_check(check)

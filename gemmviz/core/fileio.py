@@ -14,6 +14,7 @@ import atexit
 import contextlib
 import errno
 import gc
+import json
 import os
 import re
 import shutil
@@ -21,9 +22,9 @@ import stat
 import tempfile
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from gemmviz.core import interrupt
 
@@ -215,6 +216,28 @@ def check_nesting(text: str, limit: int = MAX_NESTING, toml: bool = False) -> No
     steps = ((data == ord("[")) | (data == ord("{"))).astype(np.int32) - ((data == ord("]")) | (data == ord("}")))
     if int(np.cumsum(steps).max()) > limit:
         raise InputFileError(f"nested too deep: lists or objects more than {limit} levels inside one another")
+
+
+def parse_json(text: str, parse_constant: Callable[[str], Any] | None = None) -> Any:
+    """JSON text parsed as every loader of a user's file parses it: nesting checked before the parser (which
+    recurses once per level), and an object that names a key twice refused (InputFileError) where Python's
+    parser keeps the last silently: a hand-edited session with two "median_ms" said nothing of which one it
+    charted. Other parse errors are json's own (ValueError); `parse_constant` as json.loads takes it."""
+    check_nesting(text)
+    return json.loads(text, parse_constant=parse_constant, object_pairs_hook=_unique_keys)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        for twice, _ in pairs:
+            if twice in seen:
+                break
+            seen.add(twice)
+        shown = json.dumps(twice)  # quoted, escapes visible: a key is a student's text
+        raise InputFileError(f"the key {shown[:60]} appears twice in one object (which one is meant?)")
+    return out
 
 
 _JSON_QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')

@@ -6,7 +6,6 @@ by core/exercise/check.py, again on every load. Pure Python."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,7 +22,7 @@ from gemmviz.core.exercise.record_schema import (  # noqa: F401  (CheckFileError
     bound_text,
     need,
 )
-from gemmviz.core.fileio import InputFileError, OutputError, check_nesting, check_target, read_regular
+from gemmviz.core.fileio import InputFileError, OutputError, check_target, parse_json, read_regular
 from gemmviz.core.schema import shown
 
 FORMAT = "gemmviz-exercise-check"
@@ -78,8 +77,7 @@ def load_check(path: str | Path, exercises: Iterable[str] | None = None) -> dict
         raise CheckFileError(f"cannot read {path}: {why}") from None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is not text
-        check_nesting(text)  # before the parser, which recurses once per level
-        data = json.loads(text)
+        data = parse_json(text)
     except InputFileError as exc:
         raise CheckFileError(f"cannot read {path}: {exc}") from None
     except RecursionError:

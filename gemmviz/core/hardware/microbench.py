@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
-from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, parse_json, read_regular
 from gemmviz.core.messages import define, render
 from gemmviz.core.paths import asset_files
 from gemmviz.core.session.results import CONTROL_IN_NAMES
@@ -117,8 +117,7 @@ def load_microbench(path: str | Path) -> Microbench:
         raise MicrobenchError(f"{where}: {exc}") from None
     try:
         text = raw.decode("utf-8")
-        check_nesting(text)  # before the parser, which recurses once per level
-        data = json.loads(text)
+        data = parse_json(text)
     except (InputFileError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise MicrobenchError(f"{where}: not valid JSON: {exc}") from None
     return parse_microbench(data, where)

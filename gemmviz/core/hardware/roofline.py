@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, parse_json, read_regular
 from gemmviz.core.kernels.model import naive_traffic
 from gemmviz.core.kernels.variants import VARIANTS, baseline
 from gemmviz.core.messages import Message, define, msg, render
@@ -292,8 +291,7 @@ def load_ceilings(gpu: str) -> Ceilings | None:
     for source in [user_ceilings_file(), *paths.asset_files("ceilings")]:
         try:
             text = read_regular(str(source), MAX_CEILINGS_BYTES).decode("utf-8")
-            check_nesting(text)  # before the parser, which recurses once per level
-            data = json.loads(text)
+            data = parse_json(text)
             if isinstance(data, dict) and data.get("device") != gpu:
                 continue
             checked = check_ceilings(data)

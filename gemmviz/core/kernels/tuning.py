@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import InputFileError, check_nesting, read_regular, write_atomic
+from gemmviz.core.fileio import InputFileError, parse_json, read_regular, write_atomic
 from gemmviz.core.kernels.variants import VARIANTS
 
 log = logging.getLogger("gemmviz")
@@ -28,8 +28,7 @@ def _read(source: Path | Traversable) -> dict[str, Any]:
     regular file, over the size limit) or is not an object; a file that exists but is refused is logged."""
     try:
         text = read_regular(str(source), MAX_TUNING_BYTES).decode("utf-8")
-        check_nesting(text)  # before the parser, which recurses once per level
-        data = json.loads(text)
+        data = parse_json(text)
     except InputFileError as exc:
         if Path(str(source)).exists():
             log.warning("tuning: %s: %s; not used", source, exc)

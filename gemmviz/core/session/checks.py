@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting
+from gemmviz.core.fileio import FileFormatError, InputFileError, parse_json
 from gemmviz.core.schema import NAME_CONTROL, TEXT_CONTROL, NonFinite, Schema, Wording
 
 T = TypeVar("T")
@@ -101,11 +101,9 @@ def _read_json(path: str | os.PathLike) -> object:
     del data
     _check_json_counts(text)
     try:
-        check_nesting(text)  # before the parser, which recurses once per level
-    except InputFileError as exc:
+        return parse_json(text, parse_constant=_NonFinite)
+    except InputFileError as exc:  # nested too deep, a key twice
         raise SessionError(str(exc)) from None
-    try:
-        return json.loads(text, parse_constant=_NonFinite)
     except json.JSONDecodeError as exc:
         raise SessionError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # a 5000-digit integer, nesting deeper than Python's stack

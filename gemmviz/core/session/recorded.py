@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from gemmviz.core.fileio import FileFormatError, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, InputFileError, parse_json, read_regular
 
 # the hardware records shipped beside the sessions in assets/sessions (h200-DATE-gap.json, h200-DATE-pipeline.json):
 # files of their own schemas, never listed or opened as sessions
@@ -57,10 +57,9 @@ def read_json(path: str | os.PathLike, limit: int) -> tuple[str, object]:
         raise RecordError(f"{name}: a gzip-compressed file; this kind of file is plain JSON (gunzip it first)")
     try:
         text = raw.decode("utf-8")
-        check_nesting(text)  # before the parser, which recurses once per level
-        return name, json.loads(text, parse_constant=_no_constant)
-    except InputFileError as exc:
-        raise RecordError(f"{name}: top level: {exc}") from None
+        return name, parse_json(text, parse_constant=_no_constant)
+    except InputFileError as exc:  # nested too deep, a key twice
+        raise RecordError(f"{name}: {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise RecordError(f"{name}: not JSON: {str(exc).splitlines()[0][:120]}") from None
 
