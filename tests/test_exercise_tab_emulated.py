@@ -204,3 +204,20 @@ def test_printf_output_is_grouped_by_the_size_that_printed_it(qtbot, tmp_path):
         assert "at 33×17×65 (5 line(s)):" in report_text(record)  # the CLI's report groups them the same way
     finally:
         tab.shutdown()
+
+
+def test_before_a_check_the_column_says_what_will_appear_and_shows_no_empty_boxes(qtbot):
+    """At 1280×720 the column showed four empty lines and an empty code box over the fold before any check; now
+    one sentence says what will appear, and the check's boxes come with the check."""
+    from gemmviz.ui.exercise.tab import ExerciseTab
+
+    tab = ExerciseTab("en")
+    qtbot.addWidget(tab)
+    boxes = (tab.source_view, tab.findings, tab.error_map, tab.printf_view, tab.verdict_label, tab.cause)
+    assert tab.no_check.isVisibleTo(tab) and "Check now" in tab.no_check.text()
+    assert not any(w.isVisibleTo(tab) for w in (*boxes, tab.progress, tab.record_label))
+    tab.start_check()  # no kernel open: the refusal is said, in the line that was hidden while empty
+    assert tab.progress.isVisibleTo(tab) and "Open your kernel first" in tab.progress.text()
+    assert tab.open_check(RECORD)
+    assert not tab.no_check.isVisibleTo(tab) and not tab.progress.isVisibleTo(tab)  # the earlier message is gone
+    assert all(w.isVisibleTo(tab) for w in boxes) and tab.record_label.isVisibleTo(tab)

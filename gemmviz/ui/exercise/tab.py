@@ -46,7 +46,15 @@ from gemmviz.ui.exercise.access import access_panels
 from gemmviz.ui.exercise.checking import CheckWorker, content_hash, exercise_of
 from gemmviz.ui.exercise.gap import ExerciseGap
 from gemmviz.ui.exercise.report import reflow
-from gemmviz.ui.exercise.widgets import ClickableLabel, ErrorMap, NoWheelComboBox, SourceView, TimingBars, warn
+from gemmviz.ui.exercise.widgets import (
+    ClickableLabel,
+    ErrorMap,
+    FoldingLabel,
+    NoWheelComboBox,
+    SourceView,
+    TimingBars,
+    warn,
+)
 from gemmviz.ui.text import Words, tr
 from gemmviz.ui.worker import WorkerThread
 
@@ -137,29 +145,32 @@ class ExerciseTab(QWidget):
         for w in (self.check_button, self.cancel_button, self.open_check_button):
             run.addWidget(w)
         lv.addLayout(run)
-        lv.addWidget(self.auto)
         lv.addWidget(self.file_label)
-        lv.addWidget(self.hint_button)  # above the texts that grow, so a click never moves it
+        hint = QHBoxLayout()  # one row for both: at 1280×720 the task's box has few lines to lose
+        hint.addWidget(self.auto)
+        hint.addWidget(self.hint_button, 1)  # above the texts that grow, so a click never moves it
+        lv.addLayout(hint)
         lv.addWidget(self.task, 2)
         lv.addWidget(self.hints, 1)
         return left
 
     def _right_column(self) -> QWidget:
-        self.verdict_label = ClickableLabel()  # a click on the verdicts or the cause shows the cause's line
-        self.verdict_label.setTextFormat(Qt.TextFormat.RichText)  # built here from escaped parts only
-        self.verdict_label.setWordWrap(True)
+        self.verdict_label = ClickableLabel(rich=True)  # a click on the verdicts or the cause shows the cause's line
         self.cause = ClickableLabel()
-        self.cause.setTextFormat(Qt.TextFormat.PlainText)
-        self.cause.setWordWrap(True)
         bold = QFont(self.cause.font())
         bold.setBold(True)
         self.cause.setFont(bold)
-        self.progress = QLabel()
-        self.progress.setTextFormat(Qt.TextFormat.PlainText)
-        self.progress.setWordWrap(True)
-        self.record_label = QLabel()  # whose check is shown: the file and when
-        self.record_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.record_label.setWordWrap(True)
+        self.progress = FoldingLabel()
+        self.no_check = QLabel()  # what the column will show, until it shows a check
+        self.no_check.setWordWrap(True)
+        self.words.bind(
+            self.no_check.setText,
+            lambda: tr(
+                "No check yet: open your kernel (or write the starter) and press Check now. "
+                "The verdicts, the cause and your code, its cited lines highlighted, appear here."
+            ),
+        )
+        self.record_label = FoldingLabel()  # whose check is shown: the file and when
         self.source_title = QLabel()
         self.words.bind(self.source_title.setText, lambda: tr("Your code (the lines the check cites are highlighted)"))
         self.source_title.setWordWrap(True)
@@ -178,6 +189,7 @@ class ExerciseTab(QWidget):
         content = QWidget()
         rv = QVBoxLayout(content)
         rv.addWidget(self.progress)
+        rv.addWidget(self.no_check)
         rv.addWidget(self.record_label)
         rv.addWidget(self.verdict_label)
         rv.addWidget(self.cause)
@@ -208,12 +220,28 @@ class ExerciseTab(QWidget):
         self.access_canvas.setMinimumHeight(320)
         for w in (self.access_kind, self.access_canvas):
             rv.addWidget(w)
-            w.setVisible(False)
+        rv.addStretch(0)  # under the note alone, the column's room stays below it
+        for view in self._record_views():
+            view.setVisible(False)  # empty boxes until a check is shown
         right = self.column = QScrollArea()  # at 1280×720 in projector mode nothing is clipped: the column scrolls
         right.setWidgetResizable(True)
         right.setFrameShape(QFrame.Shape.NoFrame)
         right.setWidget(content)
         return right
+
+    def _record_views(self) -> tuple[QWidget, ...]:
+        """The boxes that show a check, hidden while there is none."""
+        return (
+            self.source_title,
+            self.source_view,
+            self.bars,
+            self.error_map,
+            self.findings,
+            self.printf_title,
+            self.printf_view,
+            self.access_kind,
+            self.access_canvas,
+        )
 
     def _load_exercises(self) -> None:
         try:
@@ -478,6 +506,8 @@ class ExerciseTab(QWidget):
         if shipped is not None and not again:
             self._access_view_for(shipped.access_goals)
         self.progress.clear()  # a message of an earlier check (an error, "cancelled") is not this record's
+        self.no_check.setVisible(False)
+        self.error_map.setVisible(True)
         self.record_label.setText(
             tr("Check of {0}, {1}").format(record.get("file") or tr("an unnamed file"), record.get("created", ""))
         )
@@ -514,6 +544,7 @@ class ExerciseTab(QWidget):
         self.findings.blockSignals(True)  # filling it is no click
         self.findings.setPlainText("\n".join(self.finding_lines))
         self.findings.blockSignals(False)
+        self.findings.setVisible(bool(self.finding_lines))
 
     def _finding_clicked(self) -> None:
         """The finding the click is in: its source line scrolled into view in the code box."""

@@ -223,7 +223,27 @@ class SourceView(QTextEdit):
         self._scroll()
 
 
-class ClickableLabel(QLabel):
+class FoldingLabel(QLabel):
+    """A label that takes no room while it says nothing: four empty ones left a gap of four lines above the code
+    at 1280×720, where the column has none to spare. Wrapped; plain text unless `rich` (then built from escaped
+    parts only)."""
+
+    def __init__(self, rich: bool = False) -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setVisible(False)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setVisible(bool(text))
+
+    def clear(self) -> None:
+        super().clear()
+        self.setVisible(False)
+
+
+class ClickableLabel(FoldingLabel):
     """A label that says when it is clicked (the verdicts and the cause: a click shows the cause's line)."""
 
     clicked = Signal()
