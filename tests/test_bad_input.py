@@ -4,6 +4,7 @@ Each case asserts the one-line message (what and where) and that nothing already
 import copy
 import json
 import logging
+import os
 
 import pytest
 
@@ -384,6 +385,17 @@ def test_app_drops_a_recent_file_that_vanished(app_window, tmp_path):
     path.unlink()
     assert not w.files.open_recent(str(path))
     assert str(path) not in w.files._recent() and "no longer exists" in w.shown_dialogs[-1]
+
+
+def test_app_drops_a_recent_file_put_back_as_a_fifo_saying_what_it_is(app_window, tmp_path):
+    w = app_window()
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(GOOD))
+    assert w.files.open_session(str(path))
+    path.unlink()
+    os.mkfifo(path)
+    assert not w.files.open_recent(str(path))  # returns at once: nothing waits for a writer
+    assert str(path) not in w.files._recent() and "no longer a regular file" in w.shown_dialogs[-1]
 
 
 def test_app_shows_strings_from_files_as_text(app_window, tmp_path):

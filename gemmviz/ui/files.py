@@ -194,11 +194,17 @@ class SessionFiles:
 
     def open_recent(self, path: str) -> bool:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""
-        if not os.path.isfile(path):
+        if not os.path.isfile(path):  # gone, or put back as a folder or a FIFO: either way not what was opened
             self._set_recent([p for p in self._recent() if p != path])
-            self.window.show_error(
-                tr("Cannot open session"), tr("{path} no longer exists; removed from Open recent.").format(path=path)
+            gone = not os.path.lexists(path)
+            why = (
+                tr("{path} no longer exists; removed from Open recent.")
+                if gone
+                else tr(
+                    "{path} is no longer a regular file (a folder, a FIFO or a device now); removed from Open recent."
+                )
             )
+            self.window.show_error(tr("Cannot open session"), why.format(path=path))
             return False
         return self.open_session(path)
 
