@@ -489,3 +489,35 @@ def _pen(pen):
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
 def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     all_four_scales_its_panels_with_the_view(qtbot, projector)
+
+
+def test_speedup_bars_too_many_for_legible_names_keep_both_ends_and_say_what_is_between(qapp, h200):
+    """25 series in a quarter of a 720p projector screen drew names of 11 px; the chart keeps names at the
+    projector floor (16 px) and draws the fastest and the slowest bars around one row naming how many it leaves
+    out and their range. Every figure stays in `bars` (and the table); a taller chart draws them all again."""
+    from gemmviz.ui.charts.plots import MIN_BAR_SHARE, SpeedupChart
+    from gemmviz.ui.theme import PROJECTOR_LIGHT
+
+    session, _ = h200
+    chart = SpeedupChart(PROJECTOR_LIGHT)
+    chart.resize(620, 420)
+    chart.set_results(session.results)
+    chart.set_view("gpu-naive", "8192x8192x8192")
+    n = len(chart.bars)
+    assert n >= 20
+    rows = chart.rows
+    assert chart.fit_rows == len(rows) < n
+    gap = [label for label, x in rows if x is None]
+    assert len(gap) == 1
+    head = rows.index((gap[0], None))
+    left_out = chart.bars[head : n - (len(rows) - 1 - head)]
+    assert rows[:head] == chart.bars[:head] and rows[head + 1 :] == chart.bars[n - len(rows) + head + 1 :]
+    assert gap[0].startswith(f"⋯ {len(left_out)} more, ")  # and their range, slowest to fastest
+    font = chart.getPlotItem().getAxis("left").style["tickFont"]
+    assert font.pointSizeF() >= MIN_BAR_SHARE * PROJECTOR_LIGHT.font_pt - 0.01
+    bars = [i for i in chart.getPlotItem().items if type(i).__name__ == "BarGraphItem"]
+    assert len(bars) == 1 and len(bars[0].opts["y"]) == len(rows) - 1
+    chart.resize(620, 1400)
+    chart.fit_bar_text()  # what its resize event does once shown
+    assert chart.fit_rows is None and chart.rows == chart.bars
+    chart.close()

@@ -264,7 +264,9 @@ class SpeedupChart(ResultChart):
         self.baseline = DEFAULT_BASELINE  # a key of the registry's BASELINES
         self.size_key: str | None = None
         self.source: str | None = None
-        self.bars: list[tuple[str, float]] = []
+        self.bars: list[tuple[str, float]] = []  # every series' (name, speedup), fastest first
+        self.rows: list[tuple[str, float | None]] = []  # what is drawn: the bars, or their ends and a row between
+        self.fit_rows: int | None = None  # the rows legible text leaves room for (None: every bar)
         self.empty_reason = ""  # why nothing is drawn, naming the sizes that have the baseline
         self.compact = False  # a quarter of "all four" in projector type: no axis label (its ticks say ×)
         super().__init__(theme, parent, axisItems={"bottom": Log125Axis("bottom", suffix="×")})
@@ -320,7 +322,14 @@ class SpeedupChart(ResultChart):
             return  # the view's own set-up, before the plot and theme exist; or nothing drawn
         title_h = plot.titleLabel.boundingRect().height()
         bottom = max(plot.getAxis("bottom").height(), plot.getAxis("bottom").minimumHeight())
-        row_px = (self.height() - title_h - bottom - 2 * margin_px(self.theme)) / len(self.bars)
+        room = self.height() - title_h - bottom - 2 * margin_px(self.theme)
+        fit = int(room / _row_px(max(MIN_BAR_PT, MIN_BAR_SHARE * self.theme.font_pt)))
+        fit_rows = fit if MIN_ROWS <= fit < len(self.bars) else None
+        if fit_rows != self.fit_rows:  # the rows change: drawn again, which fits their text again
+            self.fit_rows = fit_rows
+            self._draw_rows(plot)
+            return
+        row_px = room / len(self.rows)
         font = QFont()
         font.setPointSizeF(min(float(self.theme.font_pt), max(4.0, row_px * 0.75 * 72 / 96)))
         line_px = QFontMetricsF(font).height()
@@ -331,7 +340,9 @@ class SpeedupChart(ResultChart):
             text.setVisible(beside)
         left = plot.getAxis("left")
         left.setTickFont(font)
-        ticks = [(y, label if beside else f"{label}  {_times(x)}") for y, (label, x) in enumerate(self.bars)]
+        ticks = [
+            (y, label if beside or x is None else f"{label}  {_times(x)}") for y, (label, x) in enumerate(self.rows)
+        ]
         left.setTicks([ticks])
         # the axis's width from its names now (pyqtgraph learns it only when it first paints them, after the title
         # and the range were fitted beside a narrower axis: they then ran past the chart's right edge)
@@ -384,7 +395,7 @@ class SpeedupChart(ResultChart):
         self.reset_legend()
         self.legend.setVisible(False)  # bars are named on their axis
         plot.getAxis("bottom").showLabel(not self.compact)
-        self.bars = []
+        self.bars, self.rows = [], []
         self._bar_texts: list = []
         self.empty_reason = ""
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
@@ -423,28 +434,60 @@ class SpeedupChart(ResultChart):
                 best[r.series] = r
         ordered = sorted(best.values(), key=_median, reverse=True)
         self.bars = [(r.series, _median(base) / _median(r)) for r in ordered]
-        styles = series_styles(label for label, _ in self.bars)
-        logs = [math.log10(x) for _, x in self.bars]
-        ys = np.arange(len(self.bars))
-        plot.addItem(
-            pg.BarGraphItem(
-                x0=[min(0.0, v) for v in logs],
-                width=[abs(v) for v in logs],
-                y=ys,
-                height=0.7,
-                brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for label, _ in self.bars],
-                pen=pg.mkPen(self.theme.foreground, width=1),
-            )
+        self._draw_rows(plot)
+
+    def _draw_rows(self, plot: pg.PlotItem) -> None:
+        """The bars, or where legible names leave room for fewer rows (25 series in a quarter of a 720p
+        screen), the fastest and the slowest with one row between them saying how many it stands for: the
+        ends are the lesson; the table has every figure."""
+        for item in [*getattr(self, "_bar_items", []), *getattr(self, "_bar_texts", [])]:
+            plot.removeItem(item)
+        self.rows = elide_middle(self.bars, self.fit_rows)
+        drawn = [(y, label, x) for y, (label, x) in enumerate(self.rows) if x is not None]
+        styles = series_styles(label for _, label, _ in drawn)
+        logs = [math.log10(x) for _, _, x in drawn]
+        bars = pg.BarGraphItem(
+            x0=[min(0.0, v) for v in logs],
+            width=[abs(v) for v in logs],
+            y=np.array([y for y, _, _ in drawn]),
+            height=0.7,
+            brushes=[pg.mkBrush(self.theme.color(styles[label].colour)) for _, label, _ in drawn],
+            pen=pg.mkPen(self.theme.foreground, width=1),
         )
+        plot.addItem(bars)
+        self._bar_items = [bars]
         self._bar_texts = []
-        for y, ((_label, x), v) in enumerate(zip(self.bars, logs)):
+        for (y, _label, x), v in zip(drawn, logs):
             words = f" {_times(x)}" if v >= 0 else f"{_times(x)} "  # a space between the bar's end and its value
             text = pg.TextItem(words, color=self.theme.foreground, anchor=(0.0, 0.5) if v >= 0 else (1.0, 0.5))
             text.setPos(v, y)
             plot.addItem(text)
             self._bar_texts.append(text)
-        plot.setYRange(-0.6, len(self.bars) - 0.2, padding=0)
+        plot.setYRange(-0.6, len(self.rows) - 0.2, padding=0)
         self.fit_bar_text()  # and the x range, with room for the values
+
+
+MIN_BAR_PT = 7.0  # the smallest bar name drawn, in points; in projector type a share of the theme's text instead
+MIN_BAR_SHARE = 0.6  # 12 pt of projector type's 20: 16 px, the projector floor at 1280×720 (DESIGN's Presentation)
+MIN_ROWS = 5  # fewer rows than this and the names shrink instead: two bars each end and the row between
+
+
+def _row_px(pt: float) -> float:
+    """The bar row a name of `pt` points needs (fit_bar_text sets the names at 75% of the row)."""
+    return pt * 96 / 72 / 0.75
+
+
+def elide_middle(bars: list[tuple[str, float]], rows: int | None) -> list[tuple[str, float | None]]:
+    """`bars` as `rows` rows: all of them where they fit (`rows` None or enough), else the first and last
+    bars around one row naming how many it stands for and their range ("⋯ 11 more, 1.02× to 3.19×")."""
+    if rows is None or len(bars) <= rows:
+        return list(bars)
+    head = rows // 2
+    tail = rows - 1 - head
+    middle = bars[head : len(bars) - tail]
+    xs = [x for _, x in middle]
+    gap = tr("⋯ {n} more, {low} to {high}").format(n=len(middle), low=_times(min(xs)), high=_times(max(xs)))
+    return [*bars[:head], (gap, None), *bars[len(bars) - tail :]]
 
 
 def key_label(key: str) -> str:
