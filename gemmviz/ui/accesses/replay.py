@@ -257,8 +257,9 @@ class AccessReplay(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(12)
         row = QHBoxLayout()
-        for w in (self.kernel, self.block, self.slider, self.export_button):
-            row.addWidget(w, 1 if w is self.slider else 0)
+        # the kernel's whole name before a long slider: "gpu-naive [block 16]" read "gpu-naive [block 1" at 720p
+        for w, stretch in ((self.kernel, 2), (self.block, 0), (self.slider, 3), (self.export_button, 0)):
+            row.addWidget(w, stretch)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.canvas, 1)

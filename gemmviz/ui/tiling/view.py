@@ -171,17 +171,19 @@ class TilingPanel(QWidget):
             lambda: tr("Show the kernel's source beside the animation, its current line highlighted"),
         )
         self._code_auto = True  # until the user toggles it, the code shows only where there is room for it
-        for w in (
-            self._label(lambda: tr("kernel")),
-            self.variant_combo,
-            self.play_button,
-            self.back_button,
-            self.forward_button,
-            self.speed_spin,
-            self.code_button,
-            self.beside_combo,
-        ):
-            row.addWidget(w)
+        # the kernels' names take the first row's spare room (at 1280×720 "GPU tiled, padded shared memory" was
+        # cut to "GPU tiled, padc"); the speed sits in the second row, which has the slider to give
+        first: tuple[tuple[QWidget, int], ...] = (
+            (self._label(lambda: tr("kernel")), 0),
+            (self.variant_combo, 1),
+            (self.play_button, 0),
+            (self.back_button, 0),
+            (self.forward_button, 0),
+            (self.code_button, 0),
+            (self.beside_combo, 0),
+        )
+        for widget, stretch in first:
+            row.addWidget(widget, stretch)
         for w in (
             self.tile_label,
             self.tile_combo,
@@ -195,7 +197,7 @@ class TilingPanel(QWidget):
             self.thread_x,
         ):
             row2.addWidget(w)
-        row.addStretch()
+        row2.addWidget(self.speed_spin)
         row2.addWidget(self.slider, 1)
         self.view = TilingView(theme)
         self.beside_view = TilingView(theme)
