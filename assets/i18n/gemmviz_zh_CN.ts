@@ -127,82 +127,87 @@
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="142" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="346" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="148" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="161" />
         <source>hollow: a size off the line</source>
         <translation>空心：不在连线上的规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="213" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="218" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="214" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="219" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="242" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="247" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="243" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="248" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="254" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="259" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="255" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="260" />
         <source>times as fast (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="389" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="405" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="399" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="415" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="400" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="416" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="406" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="422" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="406" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="422" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="407" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="423" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="411" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="427" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/plots.py" line="489" />
+        <source>⋯ {n} more, {low} to {high}</source>
+        <translation>⋯ 另有 {n} 个，{low} 至 {high}</translation>
     </message>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="190" />
@@ -373,29 +378,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="139" />
+        <location filename="../../gemmviz/ui/files.py" line="129" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="170" />
-        <location filename="../../gemmviz/ui/files.py" line="174" />
-        <location filename="../../gemmviz/ui/files.py" line="210" />
+        <location filename="../../gemmviz/ui/files.py" line="160" />
+        <location filename="../../gemmviz/ui/files.py" line="164" />
+        <location filename="../../gemmviz/ui/files.py" line="207" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="174" />
+        <location filename="../../gemmviz/ui/files.py" line="164" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="180" />
+        <location filename="../../gemmviz/ui/files.py" line="170" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="210" />
+        <location filename="../../gemmviz/ui/files.py" line="201" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -445,77 +450,82 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>有 {n} 个实时结果还没有保存。关闭前要保存吗？</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="102" />
+        <location filename="../../gemmviz/ui/files.py" line="92" />
         <source>Every file gemmviz opens ({patterns})</source>
         <translation>gemmviz 能打开的所有文件 ({patterns})</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="104" />
+        <location filename="../../gemmviz/ui/files.py" line="94" />
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="150" />
+        <location filename="../../gemmviz/ui/files.py" line="140" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="150" />
+        <location filename="../../gemmviz/ui/files.py" line="140" />
         <source>{path}: gemmviz opens {known} files</source>
         <translation>{path}：gemmviz 只能打开 {known} 文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="225" />
+        <location filename="../../gemmviz/ui/files.py" line="204" />
+        <source>{path} is no longer a regular file (a folder, a FIFO or a device now); removed from Open recent.</source>
+        <translation>{path} 已不再是普通文件（现在是文件夹、FIFO 或设备）；已从“最近打开”中移除。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/files.py" line="221" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="225" />
+        <location filename="../../gemmviz/ui/files.py" line="221" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="231" />
+        <location filename="../../gemmviz/ui/files.py" line="227" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="234" />
+        <location filename="../../gemmviz/ui/files.py" line="230" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="238" />
+        <location filename="../../gemmviz/ui/files.py" line="234" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="245" />
+        <location filename="../../gemmviz/ui/files.py" line="241" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="245" />
+        <location filename="../../gemmviz/ui/files.py" line="241" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="250" />
+        <location filename="../../gemmviz/ui/files.py" line="246" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="289" />
+        <location filename="../../gemmviz/ui/files.py" line="285" />
         <source>Exercise checks</source>
         <translation>练习检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="298" />
+        <location filename="../../gemmviz/ui/files.py" line="294" />
         <source>gemmviz sessions</source>
         <translation>gemmviz 会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="302" />
+        <location filename="../../gemmviz/ui/files.py" line="298" />
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
@@ -579,7 +589,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="273" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="504" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="588" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="589" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -608,7 +618,7 @@ Profiled or traced results appear here when a session has them.</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="499" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="593" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="594" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -1080,13 +1090,13 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="219" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="175" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="177" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="188" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
         <source>size</source>
         <translation>规模</translation>
     </message>
@@ -1265,7 +1275,7 @@ model</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="239" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="240" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
@@ -1295,17 +1305,17 @@ model</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="191" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="193" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="240" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="241" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -1485,144 +1495,149 @@ model</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="87" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="95" />
         <source>New from starter…</source>
         <translation>从起始代码新建…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="88" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="96" />
         <source>Open kernel…</source>
         <translation>打开核函数…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="89" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="97" />
         <source>Open check…</source>
         <translation>打开检查…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="90" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="98" />
         <source>Check now</source>
         <translation>立即检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="91" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="99" />
         <location filename="../../gemmviz/ui/export/animation.py" line="183" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="92" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="100" />
         <source>Check on save</source>
         <translation>保存时检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="259" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="287" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="164" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="175" />
         <source>Your code (the lines the check cites are highlighted)</source>
         <translation>你的代码（检查引用的行已高亮）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="197" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="169" />
+        <source>No check yet: open your kernel (or write the starter) and press Check now. The verdicts, the cause and your code, its cited lines highlighted, appear here.</source>
+        <translation>还没有检查：打开你的核函数（或写出起始代码），然后按“立即检查”。判定、原因和你的代码（引用的行已高亮）会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="209" />
         <source>What your kernel touched: coalescing (global loads)</source>
         <translation>你的核函数访问了什么：合并访存（全局内存加载）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="201" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="213" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="246" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="274" />
         <source>Measured against {0}; goal: {1}× its speed.</source>
         <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="287" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="315" />
         <source>Show a hint ({0} of {1})</source>
         <translation>显示提示（第 {0} 条，共 {1} 条）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="300" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="328" />
         <source>Folder for your kernel</source>
         <translation>存放核函数的文件夹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="312" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="340" />
         <source>{0} is already there: opened it (your work is kept).</source>
         <translation>{0} 已经存在：已打开它（你的代码保留不变）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="317" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="345" />
         <source>Cannot write the starter</source>
         <translation>无法写出起始代码</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="323" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="351" />
         <source>Open your kernel</source>
         <translation>打开你的核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="323" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="351" />
         <source>CUDA source (*.cu)</source>
         <translation>CUDA 源文件 (*.cu)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="260" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="288" />
         <source>Your kernel: {0}</source>
         <translation>你的核函数：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="367" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="395" />
         <source>Open a check</source>
         <translation>打开一个检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="367" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="395" />
         <source>Exercise checks (*.check.json *.json)</source>
         <translation>练习检查 (*.check.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="379" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="407" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="385" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="413" />
         <source>Opened the check {0}</source>
         <translation>已打开检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="393" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="421" />
         <source>Open your kernel first (or write the starter).</source>
         <translation>请先打开你的核函数（或写出起始代码）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="407" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="435" />
         <source>Checking {0}…</source>
         <translation>正在检查 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="279" />
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="430" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="307" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="458" />
         <source>Checked {0}</source>
         <translation>已检查 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="436" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="464" />
         <source>The check could not be saved: {0}</source>
         <translation>无法保存检查：{0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="512" />
         <source>Check of {0}, {1}</source>
         <translation>{0} 的检查，{1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="482" />
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="512" />
         <source>an unnamed file</source>
         <translation>未命名的文件</translation>
     </message>
@@ -2934,7 +2949,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="202" />
+        <location filename="../../gemmviz/ui/files.py" line="192" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>
