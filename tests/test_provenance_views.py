@@ -140,3 +140,21 @@ def test_a_roofline_point_says_which_cublas(qapp, old):
         at = [r for r in session.results if (r.m, r.n, r.k) == SIZE]
         point = next(p for p in roofline_points(at, None) if p.result.series == "gpu-tiled (tile 32)")
         assert said in RooflineChart._tip(point, "")
+
+
+def test_the_source_column_shows_only_where_two_sources_need_telling_apart(qapp):
+    """One recorded session wrote "NVIDIA H200, 2026-12-02 (recorded)" in every row, 40% of a 720p table, the
+    times past its edge; the column shows once a second source is open, and a copy keeps it either way."""
+    from gemmviz.ui.charts.table import ResultsTable
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-12-02.json"))
+    table = ResultsTable(gpu_of=ws.gpu_entry)
+    table.set_results(ws.shown(), ws.source_of)
+    assert table.isColumnHidden(0)
+    assert table.selection_text().splitlines()[1].startswith("NVIDIA H200, 2026-12-02")
+    ws.open(asset_path("sessions", "h100-2026-12-07.json"))
+    table.set_results(ws.shown(), ws.source_of)
+    assert not table.isColumnHidden(0)
+    table.set_results([], ws.source_of)
+    assert table.isColumnHidden(0)

@@ -288,6 +288,9 @@ class ResultsTable(QTableView):
         rows = [(r, source, baselines) for source, rs in by_source.items() for baselines in [Baselines(rs)] for r in rs]
         header = self.horizontalHeader()
         self.model_.set_rows(rows, header.sortIndicatorSection(), header.sortIndicatorOrder())
+        # one source says the same in every row (at 1280×720 it took 40% of the width, the times past the edge):
+        # the column shows where there are two to tell apart; the banner names a replayed one, a copy keeps it
+        self.setColumnHidden(0, len(by_source) < 2)
         self.fit_columns()
 
     def fit_columns(self) -> None:
