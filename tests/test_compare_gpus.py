@@ -295,3 +295,30 @@ def test_one_session_open_says_how_to_compare(qapp):
         assert "Only one session is open" in note and "File ▸ Open recorded or published session" in note
     finally:
         panel.close()
+
+
+def test_one_session_open_offers_the_other_gpus_recording_in_one_click(qapp):
+    """The note said where the menu is; the teacher still had to find it on a projector. A button beside the
+    reference opens the shipped recording of the other GPU, through the window's own File ▸ Open."""
+    from gemmviz.ui.charts.compare import ComparePanel
+
+    ws = Workspace()
+    ws.open(asset_path("sessions", "h200-2026-12-02.json"))
+    opened = []
+    panel = ComparePanel(ws, open_session=lambda path: opened.append(path) or ws.open(path))
+    try:
+        panel.refresh()
+        assert not panel.open_other.isHidden()
+        assert panel.open_other.text() == "Open the H100 recording (2026-12-07) beside it"
+        panel.open_other.click()
+        assert [p.name for p in opened] == ["h100-2026-12-07.json"] and len(ws.sessions) == 2
+        panel.refresh()  # what the workspace's event does in the window
+        assert panel.open_other.isHidden() and panel.headline.text()  # two GPUs: the comparison itself
+        bare = ComparePanel(ws)  # nothing to open files with: no button
+        ws.close_all()
+        ws.open(asset_path("sessions", "h200-2026-12-02.json"))
+        bare.refresh()
+        assert bare.open_other.isHidden()
+        bare.close()
+    finally:
+        panel.close()

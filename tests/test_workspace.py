@@ -264,12 +264,13 @@ def test_the_replay_choice_is_read_once_and_follows_the_files(monkeypatch, tmp_p
     shipped = recorded_sessions()
     chosen = default_replay_session()
     assert chosen is not None and chosen.name.endswith(".json")  # a measured session, not a companion
-    real, reads = workspace._choose_replay_session, []
-    monkeypatch.setattr(workspace, "_choose_replay_session", lambda paths: reads.append(len(paths)) or real(paths))
+    real, reads = workspace._read_recordings, []
+    monkeypatch.setattr(workspace, "_read_recordings", lambda paths: reads.append(len(paths)) or real(paths))
     assert default_replay_session() == chosen and reads == []  # the same files: not read again
     session = Session.load(chosen)
     session.created = "2099-01-01T00:00:00+00:00"  # a newer measured session joins the shipped ones
     newer = tmp_path / "newer.json"
     session.save(newer)
     monkeypatch.setattr(workspace, "recorded_sessions", lambda: [*shipped, newer])
-    assert default_replay_session() == newer and reads == [len(shipped) + 1]
+    sessions = [p for p in shipped if not p.name.endswith(workspace.COMPANION_SUFFIX)]  # the companions are not read
+    assert default_replay_session() == newer and reads == [len(sessions) + 1]

@@ -125,8 +125,8 @@
         <translation>矩阵规模（∛(M·N·K)）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="142" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="346" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="153" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="378" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
@@ -589,7 +589,7 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <location filename="../../gemmviz/ui/hardware/tab.py" line="273" />
         <location filename="../../gemmviz/ui/hardware/tab.py" line="504" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="589" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="590" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
@@ -618,7 +618,7 @@ Profiled or traced results appear here when a session has them.</source>
     <message>
         <location filename="../../gemmviz/ui/hardware/tab.py" line="499" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="106" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="594" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="595" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -678,7 +678,7 @@ caches</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="321" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="353" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="102" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
@@ -1067,76 +1067,81 @@ model</source>
         <translation>{where}已安装的字体都没有其中 {n} 个字符，它们会显示成方框：{chars}（{codes}）。请安装包含这些字符的字体，例如 sudo apt install {packages}，然后重新启动 gemmviz。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="43" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="45" />
         <source>{ratio} slower</source>
         <translation>慢 {ratio}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="58" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="60" />
         <source>not in the session: the ceilings measured on a {gpu} (gemmviz ceilings)</source>
         <translation>会话中没有：取自在 {gpu} 上测得的屋顶（gemmviz ceilings）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="106" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="116" />
         <location filename="../../gemmviz/ui/exercise/report.py" line="174" />
         <source>reference</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="157" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="168" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="219" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="186" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="230" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="177" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
-        <location filename="../../gemmviz/ui/tiling/view.py" line="189" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="186" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="184" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="195" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="178" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="189" />
         <source>follows</source>
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="264" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="275" />
+        <source>Open the {gpu} recording ({date}) beside it</source>
+        <translation>并排打开 {gpu} 的录制（{date}）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="296" />
         <source>Only one session is open. Open another to compare two machines: File ▸ Open recorded or published session (an H100 and an H200 recording ship with gemmviz).</source>
         <translation>只打开了一个会话。再打开一个，才能比较两台机器：文件 ▸ 打开录制或公开的会话（gemmviz 自带 H100 和 H200 的录制）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="294" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="326" />
         <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
         <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="304" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="336" />
         <source>the machines' bandwidth or FP32 peak is not recorded</source>
         <translation>未记录两台机器的带宽或 FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="305" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="337" />
         <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
         <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="321" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="353" />
         <source>bandwidth (measured)</source>
         <translation>带宽（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="325" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="357" />
         <source>(reference)</source>
         <translation>（参照）</translation>
     </message>
@@ -1203,13 +1208,13 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="161" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="172" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="269" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="301" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1275,7 +1280,7 @@ model</source>
         <translation>易读</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="240" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="241" />
         <source>benchmark</source>
         <translation>基准</translation>
     </message>
@@ -1305,17 +1310,17 @@ model</source>
         <translation>在动画旁显示核函数源代码，并高亮当前行</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="191" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="192" />
         <source>block y,x</source>
         <translation>线程块 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="194" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="195" />
         <source>thread y,x</source>
         <translation>线程 y,x</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/view.py" line="241" />
+        <location filename="../../gemmviz/ui/tiling/view.py" line="242" />
         <source>benchmark {size}</source>
         <translation>基准 {size}</translation>
     </message>
@@ -2466,17 +2471,17 @@ model</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="285" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="286" />
         <source>no recorded accesses of a kernel the schedule model covers</source>
         <translation>没有调度模型所涵盖的核函数的访问记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="312" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="313" />
         <source>Export step</source>
         <translation>导出这一步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/accesses/replay.py" line="320" />
+        <location filename="../../gemmviz/ui/accesses/replay.py" line="321" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2558,7 +2563,7 @@ model</source>
     <name>Lesson</name>
     <message>
         <location filename="../../gemmviz/ui/lesson/mode.py" line="117" />
-        <location filename="../../gemmviz/ui/window/main.py" line="283" />
+        <location filename="../../gemmviz/ui/window/main.py" line="284" />
         <source>&amp;Lesson</source>
         <translation>课程(&amp;L)</translation>
     </message>
@@ -2587,47 +2592,47 @@ model</source>
         <translation>正在检测 CUDA GPU…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="232" />
+        <location filename="../../gemmviz/ui/tabs.py" line="234" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="242" />
+        <location filename="../../gemmviz/ui/tabs.py" line="244" />
         <source>Roofline</source>
         <translation>Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="251" />
+        <location filename="../../gemmviz/ui/tabs.py" line="253" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="259" />
+        <location filename="../../gemmviz/ui/tabs.py" line="261" />
         <source>Tiling animation</source>
         <translation>分块动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="264" />
+        <location filename="../../gemmviz/ui/tabs.py" line="266" />
         <source>Tiling</source>
         <translation>分块</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="270" />
+        <location filename="../../gemmviz/ui/tabs.py" line="272" />
         <source>Compare sessions</source>
         <translation>比较会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="273" />
+        <location filename="../../gemmviz/ui/tabs.py" line="275" />
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="286" />
+        <location filename="../../gemmviz/ui/tabs.py" line="288" />
         <source>Exercise</source>
         <translation>练习</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tabs.py" line="279" />
+        <location filename="../../gemmviz/ui/tabs.py" line="281" />
         <source>Accesses</source>
         <translation>访存</translation>
     </message>
@@ -2692,58 +2697,58 @@ model</source>
         <translation>{1} 个文件中有 {0} 个无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="251" />
         <location filename="../../gemmviz/ui/window/main.py" line="252" />
+        <location filename="../../gemmviz/ui/window/main.py" line="253" />
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="253" />
+        <location filename="../../gemmviz/ui/window/main.py" line="254" />
         <source>&amp;Sweep</source>
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="254" />
+        <location filename="../../gemmviz/ui/window/main.py" line="255" />
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="258" />
+        <location filename="../../gemmviz/ui/window/main.py" line="259" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="260" />
+        <location filename="../../gemmviz/ui/window/main.py" line="261" />
         <source>&amp;Projector mode (large fonts, thick lines)</source>
         <translation>投影模式（大字号、粗线条）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="262" />
+        <location filename="../../gemmviz/ui/window/main.py" line="263" />
         <source>&amp;Control panel</source>
         <translation>控制面板(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="264" />
+        <location filename="../../gemmviz/ui/window/main.py" line="265" />
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="265" />
+        <location filename="../../gemmviz/ui/window/main.py" line="266" />
         <source>&amp;Full screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="271" />
+        <location filename="../../gemmviz/ui/window/main.py" line="272" />
         <source>Play / pause animation	Space</source>
         <translation>播放 / 暂停动画	Space</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="272" />
+        <location filename="../../gemmviz/ui/window/main.py" line="273" />
         <source>Step back	←</source>
         <translation>后退一步	←</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/main.py" line="273" />
+        <location filename="../../gemmviz/ui/window/main.py" line="274" />
         <source>Step forward	→</source>
         <translation>前进一步	→</translation>
     </message>

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QCoreApplication, QObject, SignalInstance, Slot
@@ -49,6 +50,7 @@ class TabContext:
     show_animation: Callable[[Result], None]  # the Tiling tab, on this result
     measure_ceilings: Callable[[], None]
     show_status: Callable[[str, int], None]  # a line in the status bar, for that many ms
+    open_session: Callable[[Path], bool]  # File ▸ Open of that file (its dialogs, Open recent, the banner)
     chart_options: dict[str, Any]
 
 
@@ -179,7 +181,7 @@ def _compare(ctx: TabContext) -> QWidget:
     _pyqtgraph_options(ctx)
     from gemmviz.ui.charts.compare import ComparePanel
 
-    return ComparePanel(ctx.workspace)
+    return ComparePanel(ctx.workspace, open_session=ctx.open_session)
 
 
 def _accesses(ctx: TabContext) -> QWidget:

@@ -39,33 +39,56 @@ def recorded_sessions() -> list[Path]:
     return sorted((Path(str(f)) for f in files if not f.name.endswith(RECORD_SUFFIXES)), key=lambda p: p.name)
 
 
-_REPLAY_CHOICE = FileMemo()  # the choice among the shipped files, while they stay the same
+@dataclass(frozen=True)
+class ShippedRecording:
+    """A shipped session file as the window offers it: measured on which GPU, when, with counters or not."""
+
+    path: Path
+    gpu: str | None
+    created: str
+    counters: bool
+
+
+_SHIPPED = FileMemo()  # the shipped files' readings, while they stay the same
+
+
+def shipped_recordings() -> list[ShippedRecording]:
+    """The shipped sessions measured on a GPU (not the seeds' published tables, nor the .json.gz companions), each
+    read and checked once while the files stay the same: every window opened in one process (a language switch,
+    the tests) reads them once, not once a window."""
+    paths = [p for p in recorded_sessions() if not p.name.endswith(COMPANION_SUFFIX)]
+    return _SHIPPED.get(paths, lambda: _read_recordings(paths))
+
+
+def _read_recordings(paths: list[Path]) -> list[ShippedRecording]:
+    found = []
+    for path in paths:
+        try:
+            session = Session.load(path)
+        except SessionError:
+            continue
+        if session.kind == "measured":
+            counters = any(r.counters for r in session.results)
+            found.append(ShippedRecording(path, session_gpu(session), session.created or "", counters))
+    return found
 
 
 def default_replay_session() -> Path | None:
     """The newest shipped session that was measured with the full recording, hardware counters included (the
     hardware tabs and lessons replay them), else the newest measured one; never a published one, nor a .json.gz
     companion: those hold the large extras of a recording and open only when asked for. A second GPU's shorter
-    recording (timings only) is shipped beside it and opened from the menu or the compare view. Choosing reads and checks every shipped
-    session; the choice is kept for the same files (names, times and sizes), so every window opened in one
-    process (a language switch, the tests) reads them once, not once a window."""
-    paths = recorded_sessions()
-    return _REPLAY_CHOICE.get(paths, lambda: _choose_replay_session(paths))
+    recording (timings only) is shipped beside it and opened from the menu or the compare view."""
+    recordings = shipped_recordings()
+    return max(recordings, key=lambda r: (r.counters, r.created)).path if recordings else None
 
 
-def _choose_replay_session(paths: list[Path]) -> Path | None:
-    best: tuple[tuple[bool, str], Path] | None = None
-    for path in paths:
-        if path.name.endswith(COMPANION_SUFFIX):
-            continue
-        try:
-            session = Session.load(path)
-        except SessionError:
-            continue
-        key = (any(r.counters for r in session.results), session.created)
-        if session.kind == "measured" and (best is None or key > best[0]):
-            best = (key, path)
-    return best[1] if best else None
+def other_recording(gpus: Iterable[str | None], opened: Iterable[str | os.PathLike]) -> ShippedRecording | None:
+    """The newest shipped recording of a GPU none of `gpus` is, among files not `opened`: what the compare view
+    offers beside a single session (an H100 beside the H200 replayed)."""
+    have = set(gpus)
+    shut = {os.path.abspath(p) for p in opened}
+    others = [r for r in shipped_recordings() if r.gpu not in have and os.path.abspath(r.path) not in shut]
+    return max(others, key=lambda r: r.created) if others else None
 
 
 def session_gpu(session: Session) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
@@ -26,7 +28,7 @@ from gemmviz.core.messages import render
 from gemmviz.core.numbers import rate, sig, times_text
 from gemmviz.core.session import machines
 from gemmviz.core.session.results import Result, compare_sources
-from gemmviz.core.session.workspace import Workspace
+from gemmviz.core.session.workspace import ShippedRecording, Workspace, other_recording, session_gpu
 from gemmviz.ui.charts.base import is_projector, source_label
 from gemmviz.ui.follow import WorkspaceFollower
 from gemmviz.ui.i18n import language
@@ -70,9 +72,12 @@ class ComparePanel(QWidget):
     machines' ratios beside it, columns named by the GPU's short name ("H100 ms") and the "follows" verdict
     inside the window at 1280×720 (the kernel column gives way first)."""
 
-    def __init__(self, workspace: Workspace | None = None, parent=None):
+    def __init__(
+        self, workspace: Workspace | None = None, parent=None, open_session: Callable[[Path], object] | None = None
+    ):
         super().__init__(parent)
         self.workspace = workspace
+        self.open_session = open_session  # the window's File ▸ Open (its dialogs, Open recent, the banner)
         self.results: list[Result] = []
         self.source_of: Callable[[Result], str] = lambda _r: ""
         self.environment_of: EnvironmentOf = workspace.environment_of if workspace is not None else lambda _s: {}
@@ -102,9 +107,15 @@ class ComparePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)  # row numbers took a column's room at 720p
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # with one session open: the other GPU's shipped recording, one click away (the menu path is two words)
+        self.other: ShippedRecording | None = None
+        self.open_other = QPushButton()
+        self.open_other.setVisible(False)
+        self.open_other.clicked.connect(self._open_other)
         top = QHBoxLayout()
         top.addWidget(QLabel(tr("reference")))
         top.addWidget(self.reference)
+        top.addWidget(self.open_other)
         top.addStretch()
         side = QHBoxLayout()
         side.addWidget(self.machines, 0, Qt.AlignmentFlag.AlignTop)
@@ -252,10 +263,30 @@ class ComparePanel(QWidget):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.ApplicationFontChange):
             self.fit()
 
+    def _offer_other(self, alone: bool) -> None:
+        """Beside a single open session, a button opening the shipped recording of another GPU (if one ships and
+        nothing opens files for this panel, none)."""
+        self.other = None
+        if alone and self.workspace is not None and self.open_session is not None:
+            loaded = self.workspace.sessions
+            self.other = other_recording([session_gpu(x.session) for x in loaded], [x.path for x in loaded])
+        if self.other is not None:
+            self.open_other.setText(
+                tr("Open the {gpu} recording ({date}) beside it").format(
+                    gpu=machines.short_name(self.other.gpu) or self.other.gpu, date=self.other.created[:10]
+                )
+            )
+        self.open_other.setVisible(self.other is not None)
+
+    def _open_other(self) -> None:
+        if self.other is not None and self.open_session is not None:
+            self.open_session(self.other.path)
+
     def _say(self, reference, others, rows, found, names) -> None:
         """The headline (one sentence answering "why is it faster there?") and the note beside the machines:
         what the headline leaves out, computed from the same pairs."""
         lang = language()
+        self._offer_other(not others)
         if not rows:
             self.headline.setText("")
             if not others:  # one session: what to do, not only what is missing

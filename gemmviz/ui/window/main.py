@@ -209,6 +209,7 @@ class MainWindow(
             show_animation=self.show_animation,
             measure_ceilings=self.measure_ceilings,
             show_status=lambda text, ms: self.statusBar().showMessage(text, ms),
+            open_session=lambda path: self.files.open_session(path),
             chart_options=self.chart_options,
         )
 
