@@ -398,6 +398,30 @@ def test_app_drops_a_recent_file_put_back_as_a_fifo_saying_what_it_is(app_window
     assert str(path) not in w.files._recent() and "no longer a regular file" in w.shown_dialogs[-1]
 
 
+def test_the_window_saves_and_exports_only_to_their_own_kind_of_file(app_window, tmp_path):
+    """Export CSV and Save session wrote wherever they were pointed: a session became CSV, a lesson became JSON
+    (the CLI refused both since round 5). Each now takes its own suffix only, a bare name gets it, and a link
+    named right that leads to another kind of file is refused too."""
+    w = app_window()
+    session = tmp_path / "s.json"
+    session.write_text(json.dumps(GOOD))
+    lesson = tmp_path / "lesson.toml"
+    lesson.write_text('title = "mine"\n')
+    assert w.files.open_session(str(session))
+    assert not w.files.export_csv(str(session)) and "must end in .csv" in w.shown_dialogs[-1]
+    (tmp_path / "r.csv").symlink_to(session)
+    assert not w.files.export_csv(str(tmp_path / "r.csv")) and "a link to" in w.shown_dialogs[-1]
+    assert json.loads(session.read_text()) == GOOD  # untouched
+    assert w.files.export_csv(str(tmp_path / "results")) and (tmp_path / "results.csv").read_text().startswith(
+        "variant,"
+    )
+    w.workspace.add_live(Result.from_dict(GOOD_RESULT))
+    for target in (lesson, tmp_path / "x.json.gz", tmp_path / "r.csv"):
+        assert not w.files.save_session(str(target))
+    assert lesson.read_text() == 'title = "mine"\n' and not (tmp_path / "x.json.gz").exists()
+    assert w.files.save_session(str(tmp_path / "saved")) and Session.load(tmp_path / "saved.json").results
+
+
 def test_app_shows_strings_from_files_as_text(app_window, tmp_path):
     w = app_window()
     d = _with("label", "<img src=/etc/passwd><b>bold</b>")

@@ -116,6 +116,19 @@ def test_bench_out_is_a_json_file(tmp_path, capsys, name):
     assert "must end in .json" in capsys.readouterr().err and not out.exists()
 
 
+def test_a_link_named_like_the_output_that_leads_to_another_kind_of_file_is_refused(cpu_session, tmp_path, capsys):
+    """The suffix check read the link's name: `--csv r.csv` with r.csv -> keep.json replaced the session with CSV,
+    and `export s.json -o link.png` (link.png -> s.json) replaced the input with a picture."""
+    before = cpu_session.read_bytes()
+    (tmp_path / "r.csv").symlink_to(cpu_session)
+    (tmp_path / "link.png").symlink_to(cpu_session)
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(tmp_path / "r.csv")]) == 1
+    assert "a link to" in capsys.readouterr().err
+    assert main(["export", str(cpu_session), "-o", str(tmp_path / "link.png")]) != 0
+    assert "a link to" in capsys.readouterr().err
+    assert cpu_session.read_bytes() == before
+
+
 def test_a_bad_suffix_is_named_after_what_the_path_is(tmp_path, capsys):
     """The name's suffix is the last thing checked: a folder is refused as a folder, whatever it is called."""
     assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(tmp_path)]) == 1

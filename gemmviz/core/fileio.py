@@ -126,6 +126,8 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Pat
     # the name last: what the path is (a device, a FIFO, a folder, unwritable) says more than its suffix
     if suffixes and path.suffix.lower() not in suffixes:
         raise OutputError(f"{path}: the file name must end in {' or '.join(suffixes)}")
+    if suffixes and real.suffix.lower() not in suffixes:  # r.csv -> keep.json: the write replaces keep.json
+        raise OutputError(f"{path}: a link to {real}, whose name does not end in {' or '.join(suffixes)}")
     if _lock_holder(real) is None and fcntl is not None:
         _try_lock(path, real, keep=False)
     return path
@@ -225,6 +227,26 @@ def parse_json(text: str, parse_constant: Callable[[str], Any] | None = None) ->
     charted. Other parse errors are json's own (ValueError); `parse_constant` as json.loads takes it."""
     check_nesting(text)
     return json.loads(text, parse_constant=parse_constant, object_pairs_hook=_unique_keys)
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """TOML text parsed as every loader of a user's TOML file (lessons, exercises) parses it: nesting checked
+    before the parser, a byte-order mark some editors write left out, and an integer past Python's digit limit
+    named with its line (InputFileError) where tomllib said "Exceeds the limit (4300 digits) … use
+    sys.set_int_max_str_digits()". Syntax errors are tomllib's own (TOMLDecodeError), a key given twice said so."""
+    import tomllib
+
+    check_nesting(text, toml=True)
+    try:
+        return tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
+        if str(exc).startswith(("Cannot overwrite a value", "Cannot declare")):
+            raise tomllib.TOMLDecodeError(f"a key or table given twice: {exc}") from None
+        raise
+    except ValueError:  # int() of a number past sys.get_int_max_str_digits()
+        long = re.search(r"[0-9_]{1000,}", text)
+        line = f" (line {text.count(chr(10), 0, long.start()) + 1})" if long else ""
+        raise InputFileError(f"a number with thousands of digits{line}") from None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

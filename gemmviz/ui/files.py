@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from gemmviz.core import settings
-from gemmviz.core.fileio import InputFileError, read_head, write_atomic
+from gemmviz.core.fileio import InputFileError, check_target, read_head, write_atomic
 from gemmviz.core.registry import Registry
 from gemmviz.core.session.results import SessionError, results_csv
 from gemmviz.core.session.workspace import Workspace
@@ -115,6 +115,12 @@ class FilesHost(Protocol):
     def open_exercise_check(self, path: Path) -> bool: ...
     def open_lesson(self, path: str | Path) -> bool: ...
     def window(self) -> QWidget: ...  # the dialogs' parent
+
+
+def with_suffix(path: str, suffix: str) -> str:
+    """A name typed without a suffix gets the file kind's (a save dialog that adds none); any other is kept, for
+    check_target to refuse where it is not the kind's."""
+    return path + suffix if path and not Path(path).suffix else path
 
 
 class SessionFiles:
@@ -222,6 +228,7 @@ class SessionFiles:
             return False
         settings = self.window.run_settings()
         try:
+            path = str(check_target(with_suffix(path, ".json"), (".json",)))  # never a lesson, a CSV, a .json.gz
             self.workspace.live_session(settings).save(path)
         except (OSError, ValueError) as exc:  # ValueError: the writer refused what its loader would (SessionError)
             self.window.show_error(tr("Cannot save session"), str(exc))
@@ -241,7 +248,7 @@ class SessionFiles:
             self.window.show_error(tr("Nothing to export"), tr("There are no results to export yet."))
             return False
         try:
-            write_atomic(path, results_csv(shown))
+            write_atomic(check_target(with_suffix(path, ".csv"), (".csv",)), results_csv(shown))  # never a session
         except OSError as exc:
             self.window.show_error(tr("Cannot export CSV"), str(exc))
             return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from gemmviz.core import paths
 from gemmviz.core.exercise.access_figures import check_goals
-from gemmviz.core.fileio import FileFormatError, FileMemo, InputFileError, check_nesting, read_regular
+from gemmviz.core.fileio import FileFormatError, FileMemo, InputFileError, parse_toml, read_regular
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.schema import Schema, Wording
 
@@ -186,10 +186,9 @@ def _translations(data: dict, where: str) -> dict:
 def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
     """An Exercise from a TOML text; ExerciseError naming `where` and the field otherwise."""
     try:
-        check_nesting(text, toml=True)  # before the parser, which recurses once per level
-        data = tomllib.loads(text)
-    except InputFileError as exc:
-        raise ExerciseError(f"{where}: not valid TOML: nested too deeply for an exercise ({exc})") from None
+        data = parse_toml(text)
+    except InputFileError as exc:  # nested too deep, a number of thousands of digits
+        raise ExerciseError(f"{where}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ExerciseError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:  # arrays or tables nested thousands deep

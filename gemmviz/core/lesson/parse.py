@@ -12,7 +12,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
-from gemmviz.core.fileio import InputFileError, check_nesting
+from gemmviz.core.fileio import InputFileError, parse_toml
 from gemmviz.core.lesson.claims import parse_claims
 from gemmviz.core.lesson.files import MAX_FILE_BYTES, LessonError, session_problem
 from gemmviz.core.lesson.model import Lesson, Step
@@ -197,10 +197,9 @@ def _parse_step(d: Mapping[str, Any], line: int, raw: str, where: str) -> Step:
 
 def _toml(raw: str, where: str) -> dict[str, Any]:
     try:
-        check_nesting(raw, toml=True)  # before the parser, which recurses once per level
-        return tomllib.loads(raw.removeprefix("\ufeff"))  # a byte-order mark some editors write
-    except InputFileError as exc:
-        raise LessonError(f"{where}: not a lesson: {exc}") from None
+        return parse_toml(raw)
+    except InputFileError as exc:  # nested too deep, a number of thousands of digits
+        raise LessonError(f"{where}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:

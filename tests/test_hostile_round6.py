@@ -1,0 +1,32 @@
+"""Hostile input, round 6: what an outside sweep found after round 5 — lesson and exercise files whose numbers
+broke the parser, a key given twice in TOML said as a Python tuple. Each test fails on the code before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gemmviz.core.exercise.exercises import ExerciseError, parse_exercise
+from gemmviz.core.lesson.lessons import LessonError, parse_lesson
+
+HUGE = "9" * 5000  # past Python's 4300-digit limit on int()
+
+
+def test_a_number_of_thousands_of_digits_in_a_lesson_or_exercise_is_named_with_its_line(tmp_path):
+    """tomllib's int() raised ValueError, which fell through to "a bug in gemmviz?" in the CLI and out of the
+    window's open with a traceback and no dialog."""
+    lesson = f'title = "t"\n\n[[step]]\ntitle = "s"\ntext = "x"\nanimation = {{ variant = "gpu-tiled", step = {HUGE} }}\n'
+    with pytest.raises(LessonError, match=r"^l\.toml: a number with thousands of digits \(line 6\)$"):
+        parse_lesson(lesson, "l", "l.toml")
+    with pytest.raises(ExerciseError, match=r"^e\.toml: a number with thousands of digits \(line 2\)$"):
+        parse_exercise(f'format = "gemmviz-exercise"\norder = {HUGE}\n', "e.toml", Path(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['title = "a"\ntitle = "b"\n', '[zz]\na = 1\n[zz]\nb = 2\n'],
+)
+def test_a_key_or_table_given_twice_in_toml_says_so(text):
+    with pytest.raises(LessonError, match=r"a key or table given twice: .*line [0-9]"):
+        parse_lesson(text, "l", "l.toml")
