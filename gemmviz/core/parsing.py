@@ -84,6 +84,21 @@ def check_pixels(width: int, height: int, images: int = 1, what: str = "image") 
         )
 
 
+MAX_ANIMATION_PIXELS = 20_000_000_000  # frames × pixels: a few minutes of rendering (84 megapixels/s measured here)
+
+
+def check_animation_pixels(width: int, height: int, frames: int) -> None:
+    """Refuse (ProblemError) an animation whose frames together pass MAX_ANIMATION_PIXELS: 79984³ at 4096x4096 was
+    20,000 frames of 16.8 megapixels, over an hour of rendering and 9 GB of PNG frames, accepted."""
+    total = frames * width * height
+    if total > MAX_ANIMATION_PIXELS:
+        raise ProblemError(
+            f"{frames:,} frames at {width}x{height} are {total / 1e9:,.0f} gigapixels, over the "
+            f"{MAX_ANIMATION_PIXELS / 1e9:,.0f}-gigapixel budget of one animation (a few minutes of rendering); "
+            "choose a smaller frame size or a smaller matrix"
+        )
+
+
 def parse_pixels(text: str, lo: int = 16, hi: int = 8192) -> tuple[int, int]:
     """'1920x1080' -> (1920, 1080), each side within lo…hi, within the pixel budget of one image."""
     sides = text.lower().replace("×", "x").split("x")

@@ -266,9 +266,11 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     the export under way, or None where it is refused at once (said in the window: no animation, an
     unwritable path, an export already running)."""
     from gemmviz.core import export_formats
+    from gemmviz.core.parsing import check_animation_pixels
     from gemmviz.core.problem import ProblemError
     from gemmviz.ui.export import formats
     from gemmviz.ui.export.exporters import ExportError, check_size
+    from gemmviz.ui.tiling.frames import frame_count
 
     title = tr("Cannot export the animation")
     running = window.animation_exports.current
@@ -284,6 +286,8 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     try:
         writer = formats.writer(export_formats.ANIMATION, path)
         check_size(width, height)
+        if not getattr(writer, "still", False):
+            check_animation_pixels(width, height, frame_count(tiling.schedule))
         job = Job(
             writer,
             path,
