@@ -43,3 +43,16 @@ def test_an_animation_of_hours_of_rendering_is_refused_before_a_frame(tmp_path, 
     assert main(["animate", "--mnk", "79984", "--gif", str(gif), "--size", "4096x4096"]) == 2
     err = capsys.readouterr().err
     assert "frames at 4096x4096 are" in err and "gigapixel budget of one animation" in err and not gif.exists()
+
+
+def test_an_include_name_no_file_system_takes_is_refused_like_any_missing_file(tmp_path):
+    """`#include "bbb…(300).h"` made Path.exists() raise ENAMETOOLONG: the grader wrote "the check broke (OSError
+    …; a bug in gemmviz?)" for the hand-in at every run, so the class never finished; the message was 200 KB for
+    a 200,000-character name."""
+    from gemmviz.core.exercise.includes import check_includes
+
+    for length in (300, 200_000):
+        source = f'#include "{"b" * length}.h"\n__global__ void k() {{}}\n'
+        with pytest.raises(ExerciseError, match=r"no such file in .*, and not a CUDA header") as info:
+            check_includes(source, tmp_path, "inc.cu")
+        assert len(str(info.value)) < 400 and "b" * 79 + "…" in str(info.value)

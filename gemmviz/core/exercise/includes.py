@@ -109,7 +109,8 @@ def _target(rest: str, directive: str, where: str) -> tuple[bool, str]:
 def _inside(target: str, quoted: bool, here: Path, root: Path, where: str) -> Path | None:
     """The included file inside the folder (to be checked in turn), None for a system header; ExerciseError for
     anything else."""
-    spelled = f'"{target}"' if quoted else f"<{target}>"
+    short = target if len(target) <= 80 else target[:79] + "…"  # a 200,000-character name is not a message
+    spelled = f'"{short}"' if quoted else f"<{short}>"
     outside = (
         f"{where}: #include {spelled}: a hand-in may include only the CUDA and standard headers and files inside "
         "its own folder"
@@ -119,7 +120,7 @@ def _inside(target: str, quoted: bool, here: Path, root: Path, where: str) -> Pa
         raise ExerciseError(outside)
     places = [here / target, root / target] if quoted else [root / target]
     for place in places:
-        if place.exists() or place.is_symlink():
+        if _there(place):
             real = place.resolve()
             if not real.is_relative_to(root):
                 raise ExerciseError(f"{outside} (it leads to {real})")
@@ -127,6 +128,15 @@ def _inside(target: str, quoted: bool, here: Path, root: Path, where: str) -> Pa
     if system_header(target):
         return None
     raise ExerciseError(f"{outside} (no such file in {root.name}/, and not a CUDA header)")
+
+
+def _there(place: Path) -> bool:
+    """Whether a file or link is at `place`; a name no file system takes (over 255 bytes) is not there: its
+    OSError failed a hand-in's grading as a bug in gemmviz, run after run."""
+    try:
+        return place.exists() or place.is_symlink()
+    except OSError:
+        return False
 
 
 def _read(path: Path, where: str) -> str:
