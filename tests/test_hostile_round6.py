@@ -56,3 +56,61 @@ def test_an_include_name_no_file_system_takes_is_refused_like_any_missing_file(t
         with pytest.raises(ExerciseError, match=r"no such file in .*, and not a CUDA header") as info:
             check_includes(source, tmp_path, "inc.cu")
         assert len(str(info.value)) < 400 and "b" * 79 + "…" in str(info.value)
+
+
+# ---- a settings value Qt would die decoding ------------------------------------------------------------------
+CRASHERS = [
+    r"@Variant(\0\0\0\t\x40\0\0\0\0\0\0\x2\0\0\0\x10)",  # a list of 0x40000000 entries in 8 bytes
+    r"@Variant(\0\0\0\xb\x7f\xff\xff\xff)",  # a string list of 2^31 - 1
+    r"@Variant(\0\0\0\t\0\0\0\x1\0\0\0\t\x7f\0\0\0)",  # inside a list
+]
+
+
+@pytest.mark.parametrize("value", CRASHERS)
+def test_a_stored_list_longer_than_its_bytes_never_reaches_qt(qapp, tmp_path, monkeypatch, caplog, value):
+    """One edited byte in gemmviz.conf ended every start with std::bad_alloc (exit 134) inside QSettings.value();
+    the file is now checked first, left as it is, and the app starts on defaults naming the key."""
+    import logging
+
+    from gemmviz.ui.settings_store import open_settings
+
+    monkeypatch.setenv("GEMMVIZ_CONFIG_DIR", str(tmp_path))
+    conf = tmp_path / "gemmviz.conf"
+    conf.write_text(f"[run]\nrepeats=5\nparams\\tile={value}\n")
+    before = conf.read_bytes()
+    with caplog.at_level(logging.WARNING, logger="gemmviz"):
+        qs = open_settings()
+    assert qs.fileName() != str(conf) and qs.value("run/params/tile") is None  # defaults, in a scratch file
+    assert "run/params/tile: a list of" in caplog.text and "Qt cannot decode safely" in caplog.text
+    assert conf.read_bytes() == before
+
+
+def test_every_value_qt_writes_passes_the_check(qapp, tmp_path):
+    """No false alarm: lists, string lists, maps, nested lists, numbers and texts as QSettings stores them."""
+    from PySide6.QtCore import QSettings
+
+    from gemmviz.core.stored_variants import variant_problem
+
+    path = tmp_path / "s.conf"
+    qs = QSettings(str(path), QSettings.Format.IniFormat)
+    values = {
+        "a": [16],
+        "b": ["x", "héllo", ""],
+        "c": {"k": [1, 2.5, "z"], "m": {"n": True}},
+        "d": [[1, [2, [3]]], []],
+        "e": [2**40, -1, 0.1],
+        "f": ["a,b;c", "\\x40"],
+    }
+    for key, value in values.items():
+        qs.setValue(f"g/{key}", value)
+    qs.sync()
+    text = path.read_text(encoding="latin-1")
+    assert text.count("@Variant") >= 3 and variant_problem(text) is None
+
+
+def test_the_second_of_two_stored_values_on_a_line_is_checked_too(tmp_path):
+    from gemmviz.core.stored_variants import variant_problem
+
+    good = r"@Variant(\0\0\0\t\0\0\0\0)"
+    assert variant_problem(f"[g]\nd={good}, {good}\n") is None
+    assert "g/d: a list of" in (variant_problem(f"[g]\nd={good}, {CRASHERS[0]}\n") or "")

@@ -160,6 +160,7 @@ CORE_BASE = {
     "schema",
     "settings",
     "startup",
+    "stored_variants",
     "text",
 }
 CORE_PACKAGES = {
