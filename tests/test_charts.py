@@ -491,7 +491,7 @@ def test_all_four_scales_its_panels_with_the_view(qtbot, projector):
     all_four_scales_its_panels_with_the_view(qtbot, projector)
 
 
-def test_speedup_bars_too_many_for_legible_names_keep_both_ends_and_say_what_is_between(qapp, h200):
+def test_speedup_bars_too_many_for_legible_names_keep_both_ends_and_say_what_is_between(qapp, qtbot, h200):
     """25 series in a quarter of a 720p projector screen drew names of 11 px; the chart keeps names at the
     projector floor (16 px) and draws the fastest and the slowest bars around one row naming how many it leaves
     out and their range. Every figure stays in `bars` (and the table); a taller chart draws them all again."""
@@ -501,8 +501,10 @@ def test_speedup_bars_too_many_for_legible_names_keep_both_ends_and_say_what_is_
     session, _ = h200
     chart = SpeedupChart(PROJECTOR_LIGHT)
     chart.resize(620, 420)
+    chart.show()  # laid out: the rows' room is the plot's own height, as in the window
     chart.set_results(session.results)
     chart.set_view("gpu-naive", "8192x8192x8192")
+    qtbot.waitUntil(lambda: chart.fit_rows is not None)  # laid out, and fitted to the plot's height
     n = len(chart.bars)
     assert n >= 20
     rows = chart.rows
@@ -515,9 +517,11 @@ def test_speedup_bars_too_many_for_legible_names_keep_both_ends_and_say_what_is_
     assert gap[0].startswith(f"⋯ {len(left_out)} more, ")  # and their range, slowest to fastest
     font = chart.getPlotItem().getAxis("left").style["tickFont"]
     assert font.pointSizeF() >= MIN_BAR_SHARE * PROJECTOR_LIGHT.font_pt - 0.01
+    row_px = chart.getPlotItem().getViewBox().height() / (len(rows) + 0.4)
+    assert row_px >= MIN_BAR_SHARE * PROJECTOR_LIGHT.font_pt * 96 / 72 / 0.75 - 0.5  # rows as tall as the names need
     bars = [i for i in chart.getPlotItem().items if type(i).__name__ == "BarGraphItem"]
     assert len(bars) == 1 and len(bars[0].opts["y"]) == len(rows) - 1
     chart.resize(620, 1400)
-    chart.fit_bar_text()  # what its resize event does once shown
-    assert chart.fit_rows is None and chart.rows == chart.bars
+    qtbot.waitUntil(lambda: chart.fit_rows is None)
+    assert chart.rows == chart.bars
     chart.close()

@@ -267,9 +267,11 @@ class SpeedupChart(ResultChart):
         self.bars: list[tuple[str, float]] = []  # every series' (name, speedup), fastest first
         self.rows: list[tuple[str, float | None]] = []  # what is drawn: the bars, or their ends and a row between
         self.fit_rows: int | None = None  # the rows legible text leaves room for (None: every bar)
+        self._fitting_bars = False
         self.empty_reason = ""  # why nothing is drawn, naming the sizes that have the baseline
         self.compact = False  # a quarter of "all four" in projector type: no axis label (its ticks say ×)
         super().__init__(theme, parent, axisItems={"bottom": Log125Axis("bottom", suffix="×")})
+        self.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.fit_bar_text())  # a title that wraps
 
     def sources(self) -> list[str]:
         return sorted({self.source_of(r) for r in self.results if r.valid})
@@ -320,16 +322,29 @@ class SpeedupChart(ResultChart):
         plot = self.getPlotItem()
         if plot is None or not hasattr(self, "theme") or not self.bars:
             return  # the view's own set-up, before the plot and theme exist; or nothing drawn
+        if self._fitting_bars:
+            return  # a resize of the plot this fit made: it is fitting already
+        self._fitting_bars = True
+        try:
+            self._fit_bar_text(plot, texts)
+        finally:
+            self._fitting_bars = False
+
+    def _fit_bar_text(self, plot: pg.PlotItem, texts: list) -> None:
+        # the rows' room: the plot's own height once laid out (the title may wrap to two lines after the first
+        # fit: 720p names came out at 13 px where 16 were meant), before that the chart's less its parts
         title_h = plot.titleLabel.boundingRect().height()
         bottom = max(plot.getAxis("bottom").height(), plot.getAxis("bottom").minimumHeight())
-        room = self.height() - title_h - bottom - 2 * margin_px(self.theme)
-        fit = int(room / _row_px(max(MIN_BAR_PT, MIN_BAR_SHARE * self.theme.font_pt)))
+        laid_out = plot.getViewBox().height()
+        room = laid_out if laid_out > 0 else self.height() - title_h - bottom - 2 * margin_px(self.theme)
+        # the y range spans the rows and 0.4 of a row of margins (draw's setYRange)
+        fit = int(room / _row_px(max(MIN_BAR_PT, MIN_BAR_SHARE * self.theme.font_pt)) - 0.4)
         fit_rows = fit if MIN_ROWS <= fit < len(self.bars) else None
-        if fit_rows != self.fit_rows:  # the rows change: drawn again, which fits their text again
+        if fit_rows != self.fit_rows:  # the rows change: drawn again (its own call to fit returns at once)
             self.fit_rows = fit_rows
             self._draw_rows(plot)
-            return
-        row_px = room / len(self.rows)
+            texts = self._bar_texts
+        row_px = room / (len(self.rows) + 0.4)
         font = QFont()
         font.setPointSizeF(min(float(self.theme.font_pt), max(4.0, row_px * 0.75 * 72 / 96)))
         line_px = QFontMetricsF(font).height()
