@@ -97,3 +97,22 @@ def test_the_counters_go_along_the_bottom_only_where_the_matrices_keep_half_thei
     floors = args[6]
     assert one.text_columns == 1 and two.text_columns == 2 and two.scale < layout.PICTURE_KEPT * one.scale
     assert lay is one and layout.SMALLEST * one.font_px >= floors.legible_px >= 15.5  # 24 px at 1080p, scaled
+
+
+@pytest.mark.parametrize(
+    "tile, line",
+    [
+        (32, "bank conflicts: none (none unpadded either: nothing to fix)"),  # padding has nothing to remove
+        (16, "bank conflicts: stores 2-way (none unpadded: the padding adds them)"),  # rows of 17 words
+    ],
+)
+def test_the_padded_kernel_says_whether_padding_had_anything_to_fix(qapp, tile, line):
+    """The padded and the unpadded kernel both said "bank conflicts: none" at TILE 32, and nothing said why one
+    would pad; the padded one now says what the tile has unpadded (the kernel's own addresses, worked out as the
+    recorded accesses are summarised): none either at TILE 32, and none at TILE 16, where the pad adds a 2-way one. Beside the unpadded kernel, which says its own, the figures alone."""
+    from gemmviz.ui.tiling.block import counter_texts
+
+    s = block_schedule("gpu-tiled-pad", Problem(64, 64, 64), tile)
+    assert line in [text for text, _bold in counter_texts(s, 0, (0, 0), lang="en")]
+    beside = [text for text, _bold in counter_texts(s, 0, (0, 0), compact=True, lang="en")]
+    assert not any("nothing to fix" in text for text in beside)

@@ -126,7 +126,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="153" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="378" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="377" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
@@ -168,44 +168,44 @@
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="405" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="420" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="415" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="430" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="416" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="431" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="422" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="437" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="422" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="437" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="423" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="438" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="427" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="442" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="489" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="504" />
         <source>⋯ {n} more, {low} to {high}</source>
         <translation>⋯ 另有 {n} 个，{low} 至 {high}</translation>
     </message>
@@ -293,7 +293,7 @@ chart's legend) or choose another baseline</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="281" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -304,12 +304,12 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="281" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="273" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
@@ -329,22 +329,22 @@ chart's legend) or choose another baseline</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="276" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="309" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="311" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="315" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="317" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="321" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
@@ -378,29 +378,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="129" />
+        <location filename="../../gemmviz/ui/files.py" line="135" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="160" />
-        <location filename="../../gemmviz/ui/files.py" line="164" />
-        <location filename="../../gemmviz/ui/files.py" line="207" />
+        <location filename="../../gemmviz/ui/files.py" line="166" />
+        <location filename="../../gemmviz/ui/files.py" line="170" />
+        <location filename="../../gemmviz/ui/files.py" line="213" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="164" />
+        <location filename="../../gemmviz/ui/files.py" line="170" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="170" />
+        <location filename="../../gemmviz/ui/files.py" line="176" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="201" />
+        <location filename="../../gemmviz/ui/files.py" line="207" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -460,72 +460,72 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="140" />
+        <location filename="../../gemmviz/ui/files.py" line="146" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="140" />
+        <location filename="../../gemmviz/ui/files.py" line="146" />
         <source>{path}: gemmviz opens {known} files</source>
         <translation>{path}：gemmviz 只能打开 {known} 文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="204" />
+        <location filename="../../gemmviz/ui/files.py" line="210" />
         <source>{path} is no longer a regular file (a folder, a FIFO or a device now); removed from Open recent.</source>
         <translation>{path} 已不再是普通文件（现在是文件夹、FIFO 或设备）；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="221" />
+        <location filename="../../gemmviz/ui/files.py" line="227" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="221" />
+        <location filename="../../gemmviz/ui/files.py" line="227" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="227" />
+        <location filename="../../gemmviz/ui/files.py" line="234" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="230" />
+        <location filename="../../gemmviz/ui/files.py" line="237" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="234" />
+        <location filename="../../gemmviz/ui/files.py" line="241" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="241" />
+        <location filename="../../gemmviz/ui/files.py" line="248" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="241" />
+        <location filename="../../gemmviz/ui/files.py" line="248" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="246" />
+        <location filename="../../gemmviz/ui/files.py" line="253" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="285" />
+        <location filename="../../gemmviz/ui/files.py" line="292" />
         <source>Exercise checks</source>
         <translation>练习检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="294" />
+        <location filename="../../gemmviz/ui/files.py" line="301" />
         <source>gemmviz sessions</source>
         <translation>gemmviz 会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="298" />
+        <location filename="../../gemmviz/ui/files.py" line="305" />
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
@@ -678,7 +678,7 @@ caches</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="352" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="102" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
@@ -1116,32 +1116,32 @@ model</source>
         <translation>并排打开 {gpu} 的录制（{date}）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="296" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="295" />
         <source>Only one session is open. Open another to compare two machines: File ▸ Open recorded or published session (an H100 and an H200 recording ship with gemmviz).</source>
         <translation>只打开了一个会话。再打开一个，才能比较两台机器：文件 ▸ 打开录制或公开的会话（gemmviz 自带 H100 和 H200 的录制）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="326" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="325" />
         <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
         <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="335" />
         <source>the machines' bandwidth or FP32 peak is not recorded</source>
         <translation>未记录两台机器的带宽或 FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="337" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="336" />
         <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
         <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="353" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="352" />
         <source>bandwidth (measured)</source>
         <translation>带宽（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="357" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="356" />
         <source>(reference)</source>
         <translation>（参照）</translation>
     </message>
@@ -1214,7 +1214,7 @@ model</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="301" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="300" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>
@@ -1247,12 +1247,12 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="107" />
         <source>◀ Step</source>
-        <translation>◀ 后退</translation>
+        <translation>◀ 上一步</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="108" />
         <source>Step ▶</source>
-        <translation>前进 ▶</translation>
+        <translation>下一步 ▶</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="113" />
@@ -1292,7 +1292,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="148" />
         <source>nothing beside</source>
-        <translation>旁边不显示</translation>
+        <translation>不并排显示</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/view.py" line="62" />
@@ -2045,7 +2045,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="110" />
         <source>waiting for the first stage</source>
-        <translation>等待第一级</translation>
+        <translation>等待第 0 级（首个）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/tiling/kind_hopper.py" line="116" />
@@ -2317,9 +2317,19 @@ model</source>
         <translation>两个核函数之间的时间差去了哪里，来自录制的计数器（差距文件；--pair A,B）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="17" />
+        <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="19" />
         <source>TILE {t}, pad {p}</source>
         <translation>TILE {t}，填充 {p}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="34" />
+        <source>{line} (none unpadded: the padding adds them)</source>
+        <translation>{line}（不填充时没有：冲突是填充带来的）</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/tiling/kind_padded.py" line="35" />
+        <source>{line} (none unpadded either: nothing to fix)</source>
+        <translation>{line}（不填充也没有冲突：无需修复）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/gap.py" line="29" />
@@ -2954,7 +2964,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="192" />
+        <location filename="../../gemmviz/ui/files.py" line="198" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

@@ -96,7 +96,7 @@ class BlockRenderer(ScheduleRenderer):
     def draw_shared(self, f: Frame) -> None:
         """Shared memory and the step's movement in it."""
 
-    def bank_line(self, s: Schedule) -> str | None:
+    def bank_line(self, s: Schedule, compact: bool = False) -> str | None:
         """A line of the counters on shared memory's bank conflicts (None: the kind has none to show)."""
         return None
 
@@ -392,7 +392,7 @@ def counter_texts(
     language spoken where the frame is drawn (the window's, or a lesson's own)."""
     kind = renderer_for(s.kind)
     shape = kind.shape_words(s, compact) if isinstance(kind, BlockRenderer) else ""
-    bank = kind.bank_line(s) if isinstance(kind, BlockRenderer) else None
+    bank = kind.bank_line(s, compact) if isinstance(kind, BlockRenderer) else None
     lines = counter_lines(s, step_i, thread, compact, tr(VARIANTS[s.variant].title), shape, bank)
     lang = lang or spoken_language()
     return [(render(m, lang), bold) for m, bold in lines]

@@ -27,7 +27,7 @@ class TiledRenderer(BlockRenderer):
     pads_tiles = True  # the part of a tile outside the matrix is zero-filled (hatched)
     shows_banks = True  # a line of the counters: the bank conflicts of its shared stores and reads
 
-    def bank_line(self, s: Schedule) -> str | None:
+    def bank_line(self, s: Schedule, compact: bool = False) -> str | None:
         """Its shared stores' and reads' bank conflicts, worked out from the kernel's addresses at this tile and
         padding (core/schedule/accesses.shared_banks: the rule the recorded accesses are summarised by)."""
         if not self.shows_banks:
