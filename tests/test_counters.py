@@ -411,3 +411,19 @@ def test_real_h200_traces():
     assert (s32.blocks, s32.max_resident_per_sm, s32.max_resident_total) == (1024, 2, 264)
     assert s32.tail_pct > s16.tail_pct  # fewer, longer blocks: a coarser last wave
     assert all(start % 32 == 0 and end % 32 == 0 for _, _, start, end in t16)  # %globaltimer's 32 ns steps
+
+
+def test_a_dram_that_read_less_than_the_inputs_says_they_were_in_l2_already(rows):
+    """The naive kernel at 1024³ read 3.5 MB from DRAM of the 8.4 MB of A and B it must read once: "L1 and L2 serve
+    the re-reads" left a student thinking the kernel needs ~5 MB of DRAM traffic. No cache serves a first read,
+    so the counters were taken on warm caches, and the sentence says so; a DRAM that read A and B whole does not."""
+    inputs = 4.0 * (P1024.m * P1024.k + P1024.k * P1024.n)
+    counters = dict(rows[0]["counters"])
+    counters["dram__bytes_read.sum"] = 0.42 * inputs
+    text = " ".join(Comparison.of(naive_traffic(P1024), counters, input_bytes=inputs).sentences())
+    assert "DRAM read 3.5 MB, less than the 8.4 MB of A and B the kernel reads at least once" in text
+    assert "warm caches" in text
+    counters["dram__bytes_read.sum"] = 1.02 * inputs  # a cold profile: every input byte from DRAM
+    assert "warm caches" not in " ".join(Comparison.of(naive_traffic(P1024), counters, input_bytes=inputs).sentences())
+    counters["dram__bytes_read.sum"] = 0.42 * inputs
+    assert "warm caches" not in " ".join(Comparison.of(naive_traffic(P1024), counters).sentences())  # size unknown

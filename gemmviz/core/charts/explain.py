@@ -131,7 +131,8 @@ def comparison_of(r: Result) -> Comparison | None:
     if not r.counters or r.variant not in VARIANTS:
         return None
     traffic = VARIANTS[r.variant].traffic_model(r.problem, r.params, r.config or None)
-    return Comparison.of(traffic, r.counters)
+    p = r.problem
+    return Comparison.of(traffic, r.counters, input_bytes=4.0 * (p.m * p.k + p.k * p.n))
 
 
 def _amount(x: float, unit: str) -> str:

@@ -104,7 +104,11 @@ class Comparison:
         return tuple(render(m, lang) for m in self.messages)
 
     @classmethod
-    def of(cls, traffic: TrafficLike, counters: Mapping[str, float | None]) -> Comparison:
+    def of(
+        cls, traffic: TrafficLike, counters: Mapping[str, float | None], input_bytes: float | None = None
+    ) -> Comparison:
+        """The model beside the counters; `input_bytes` (A and B once, 4·(M·K + K·N)), where known, tells a DRAM
+        that read less than that: the inputs were partly in L2 before the kernel began."""
         model_global = 4.0 * (traffic.global_loads + traffic.global_stores)
         model_loads = 4.0 * traffic.global_loads
         model_sh_ld = traffic.shared_loads / WARP
@@ -151,17 +155,20 @@ class Comparison:
         )
         return cls(
             rows=rows,
-            messages=tuple(_sentences(traffic, counters, rows)),
+            messages=tuple(_sentences(traffic, counters, rows, input_bytes)),
             flops=traffic.flops,
             intensities=level_intensities(traffic.flops, counters),
         )
 
 
-def _sentences(traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow]) -> list[Message]:
+def _sentences(
+    traffic: TrafficLike, counters: Mapping[str, float | None], rows: Sequence[LevelRow], input_bytes: float | None
+) -> list[Message]:
     """What the counters say beside the model, one message per level that stands out, from DRAM to occupancy."""
     by = {(r.level, r.quantity): r for r in rows}
     found = (
         _dram_sentence(by[("DRAM", "bytes read + written")]),
+        _warm_l2_sentence(counters, input_bytes),
         _dram_write_sentence(traffic, counters),
         _l2_sentence(by[("L2", "bytes through L2")]),
         _l1_sentence(by[("L1/TEX global", "bytes of global-load sectors")]),
@@ -181,6 +188,15 @@ def _dram_sentence(dram: LevelRow) -> Message | None:
     if dram.ratio > 1.5:
         return msg("counters.dram.scattered", measured=dram.measured, ratio=dram.ratio)
     return None
+
+
+def _warm_l2_sentence(counters: Mapping[str, float | None], input_bytes: float | None) -> Message | None:
+    """DRAM read less than A and B once: no cache serves a first read, so part of them was in L2 before the kernel
+    began (the launch before it left them there; a profile that flushes the caches reads them all)."""
+    read = _get(counters, "dram__bytes_read.sum")
+    if read is None or not input_bytes or read >= 0.9 * input_bytes:
+        return None
+    return msg("counters.dram.warm", read=read, inputs=input_bytes)
 
 
 def _dram_write_sentence(traffic: TrafficLike, counters: Mapping[str, float | None]) -> Message | None:
@@ -259,6 +275,13 @@ define(
     "serve the re-reads of A and B, so most loads never reach DRAM.",
     zh="DRAM 实际搬运了 {measured:bytes}，只是代码向全局内存请求的 {model:bytes} 的 {ratio:.1%}：A 和 B 的重复读取由 "
     "L1 和 L2 提供，大多数读取根本到不了 DRAM。",
+)
+define(
+    "counters.dram.warm",
+    en="DRAM read {read:bytes}, less than the {inputs:bytes} of A and B the kernel reads at least once: part of them "
+    "was already in L2 when it began, left by the launch before it (these counters were taken on warm caches).",
+    zh="DRAM 只读了 {read:bytes}，比核函数至少要读一遍的 A 和 B（{inputs:bytes}）还少：开始时其中一部分已经在 L2 里，"
+    "是上一次启动留下的（这些计数器是在缓存未清空时测得的）。",
 )
 define(
     "counters.dram.scattered",
