@@ -114,3 +114,15 @@ def test_the_second_of_two_stored_values_on_a_line_is_checked_too(tmp_path):
     good = r"@Variant(\0\0\0\t\0\0\0\0)"
     assert variant_problem(f"[g]\nd={good}, {good}\n") is None
     assert "g/d: a list of" in (variant_problem(f"[g]\nd={good}, {CRASHERS[0]}\n") or "")
+
+
+def test_toml_is_parsed_in_one_place():
+    """CONTRIBUTING's rule, held: every TOML a user gives goes through fileio.parse_toml (nesting, huge numbers,
+    a key given twice), so a new loader cannot skip what the last rounds fixed."""
+    package = Path(__file__).resolve().parents[1] / "gemmviz"
+    calls = [
+        f"{p.relative_to(package)}"
+        for p in package.rglob("*.py")
+        if "tomllib.load" in p.read_text(encoding="utf-8") and p.name != "fileio.py"
+    ]
+    assert calls == []
