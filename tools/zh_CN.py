@@ -309,7 +309,7 @@ ZH = {
     "Check now": "立即检查",
     "Check on save": "保存时检查",
     "No kernel file open: write the starter, or open your .cu.": "还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。",
-    "Measured against {0}; goal: {1}× its speed.": "与 {0} 对比测量；目标：达到它速度的 {1} 倍。",
+    "Goal: at least {1}× as fast as {0}, measured beside it.": "目标：速度至少是 {0} 的 {1} 倍（与它一同测量）。",
     "Show a hint ({0} of {1})": "显示提示（第 {0} 条，共 {1} 条）",
     "Folder for your kernel": "存放核函数的文件夹",
     "{0} is already there: opened it (your work is kept).": "{0} 已经存在：已打开它（你的代码保留不变）。",

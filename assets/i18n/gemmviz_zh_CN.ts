@@ -1531,6 +1531,11 @@ model</source>
         <translation>保存时检查</translation>
     </message>
     <message>
+        <location filename="../../gemmviz/ui/exercise/tab.py" line="274" />
+        <source>Goal: at least {1}× as fast as {0}, measured beside it.</source>
+        <translation>目标：速度至少是 {0} 的 {1} 倍（与它一同测量）。</translation>
+    </message>
+    <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="287" />
         <source>No kernel file open: write the starter, or open your .cu.</source>
         <translation>还没有打开核函数文件：写出起始代码，或者打开你的 .cu 文件。</translation>
@@ -1554,11 +1559,6 @@ model</source>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="213" />
         <source>What your kernel touched: bank conflicts (shared memory)</source>
         <translation>你的核函数访问了什么：bank 冲突（共享内存）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/exercise/tab.py" line="274" />
-        <source>Measured against {0}; goal: {1}× its speed.</source>
-        <translation>与 {0} 对比测量；目标：达到它速度的 {1} 倍。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="315" />

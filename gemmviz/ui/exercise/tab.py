@@ -271,7 +271,7 @@ class ExerciseTab(QWidget):
         title, task, _hints = e.text(self.lang)
         self.task.setPlainText(
             f"{title}\n\n{reflow(task)}\n\n"
-            + tr("Measured against {0}; goal: {1}× its speed.").format(e.reference, rate(e.speed_goal))
+            + tr("Goal: at least {1}× as fast as {0}, measured beside it.").format(e.reference, rate(e.speed_goal))
         )
         self._show_hints()
 
