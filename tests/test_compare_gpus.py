@@ -309,7 +309,7 @@ def test_one_session_open_offers_the_other_gpus_recording_in_one_click(qapp):
     try:
         panel.refresh()
         assert not panel.open_other.isHidden()
-        assert panel.open_other.text() == "Open the H100 recording (2026-12-07) beside it"
+        assert panel.open_other.text() == "Open the H100 recording beside it"
         panel.open_other.click()
         assert [p.name for p in opened] == ["h100-2026-12-07.json"] and len(ws.sessions) == 2
         panel.refresh()  # what the workspace's event does in the window

@@ -477,7 +477,7 @@ def test_the_pixel_budget_is_stated_in_help(capsys):
 @pytest.mark.parametrize(
     "text, words",
     [
-        ("a = " + "[" * 30000 + "]" * 30000 + "\n", "nested too deeply"),
+        ("a = " + "[" * 30000 + "]" * 30000 + "\n", "nested too deep"),
         ("hintz = []\n", "unknown key 'hintz'"),
     ],
 )

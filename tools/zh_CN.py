@@ -252,7 +252,7 @@ ZH = {
     "{source} ms": "{source}（毫秒）",
     "× vs reference ({source})": "相对参照的倍数（{source}）",
     "{n} kernel/size pairs measured both in the reference and elsewhere. “× vs reference” is reference time ÷ that machine's time (above 1: faster than the reference); “follows” says whether it is nearer the machines' bandwidth ratio (a memory-bound kernel) or FP32 peak ratio (a compute-bound one). Published figures are the seeds' own numbers, not measurements.": "有 {n} 组核函数/规模同时在参照和其他会话中测过。“相对参照的倍数”= 参照的时间 ÷ 那台机器的时间（大于 1：比参照快）；“跟随”说明它更接近两台机器的带宽之比（受内存限制的核函数）还是 FP32 峰值之比（受计算限制的核函数）。已发表的数据是原文自己的数字，不是测量结果。",
-    "Open the {gpu} recording ({date}) beside it": "并排打开 {gpu} 的录制（{date}）",
+    "Open the {gpu} recording beside it": "并排打开 {gpu} 的录制",
     "No kernel and size appears both in the reference and in another session.": "没有哪个核函数和规模同时出现在参照和另一个会话中。",
     "Only one session is open. Open another to compare two machines: File ▸ Open recorded or published session (an H100 and an H200 recording ship with gemmviz).": "只打开了一个会话。再打开一个，才能比较两台机器：文件 ▸ 打开录制或公开的会话（gemmviz 自带 H100 和 H200 的录制）。",
     # ---- the tiling animation (its controls and labels; the step captions come from core/schedule/block.py) ----

@@ -126,7 +126,7 @@
     </message>
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="153" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="377" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="380" />
         <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
@@ -678,7 +678,7 @@ caches</source>
         <translation>{device} 的 Roofline 模型</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="352" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="355" />
         <location filename="../../gemmviz/ui/charts/roofline.py" line="102" />
         <source>FP32 peak</source>
         <translation>FP32 峰值</translation>
@@ -1083,65 +1083,60 @@ model</source>
         <translation>参照</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="168" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="171" />
         <source>Open two or more sessions (File ▸ Open) to compare machines.</source>
         <translation>打开两个或更多会话（文件 ▸ 打开）来比较不同的机器。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="186" />
-        <location filename="../../gemmviz/ui/charts/compare.py" line="230" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="189" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="233" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="177" />
         <source>kernel</source>
         <translation>核函数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="186" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="189" />
         <location filename="../../gemmviz/ui/tiling/view.py" line="190" />
         <source>size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="195" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="198" />
         <source>× vs reference</source>
         <translation>相对参考的倍数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="189" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="192" />
         <source>follows</source>
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="275" />
-        <source>Open the {gpu} recording ({date}) beside it</source>
-        <translation>并排打开 {gpu} 的录制（{date}）</translation>
-    </message>
-    <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="295" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="298" />
         <source>Only one session is open. Open another to compare two machines: File ▸ Open recorded or published session (an H100 and an H200 recording ship with gemmviz).</source>
         <translation>只打开了一个会话。再打开一个，才能比较两台机器：文件 ▸ 打开录制或公开的会话（gemmviz 自带 H100 和 H200 的录制）。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="325" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="328" />
         <source>a CPU kernel: the GPUs' bandwidth and FP32 peak do not apply</source>
         <translation>CPU 核函数：GPU 的带宽和 FP32 峰值与它无关</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="335" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="338" />
         <source>the machines' bandwidth or FP32 peak is not recorded</source>
         <translation>未记录两台机器的带宽或 FP32 峰值</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="336" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="339" />
         <source>this kernel {speed}, bandwidth {bandwidth}, FP32 peak {peak} (other ÷ reference)</source>
         <translation>这个核函数 {speed}，带宽 {bandwidth}，FP32 峰值 {peak}（另一台 ÷ 参照）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="352" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="355" />
         <source>bandwidth (measured)</source>
         <translation>带宽（实测）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="356" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="359" />
         <source>(reference)</source>
         <translation>（参照）</translation>
     </message>
@@ -1208,13 +1203,18 @@ model</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="172" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="175" />
         <location filename="../../gemmviz/ui/charts/panels.py" line="105" />
         <source>live</source>
         <translation>实时</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/compare.py" line="300" />
+        <location filename="../../gemmviz/ui/charts/compare.py" line="278" />
+        <source>Open the {gpu} recording beside it</source>
+        <translation>并排打开 {gpu} 的录制</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/compare.py" line="303" />
         <source>No kernel and size appears both in the reference and in another session.</source>
         <translation>没有哪个核函数和规模同时出现在参照和另一个会话中。</translation>
     </message>

@@ -151,6 +151,9 @@ class ComparePanel(QWidget):
         self.reference.clear()
         for s in sources:
             self.reference.addItem(source_label(s) or tr("live (this machine)"), s)
+        # as wide as the longest name, up to 28 characters (it read "NVIDIA H200, 2026-12-" at 1080p, room to spare)
+        longest = max((len(self.reference.itemText(i)) for i in range(self.reference.count())), default=16)
+        self.reference.setMinimumContentsLength(max(16, min(28, longest)))
         index = self.reference.findData(current)
         self.reference.setCurrentIndex(index if index >= 0 else 0)
         self.reference.blockSignals(False)
@@ -272,8 +275,8 @@ class ComparePanel(QWidget):
             self.other = other_recording([session_gpu(x.session) for x in loaded], [x.path for x in loaded])
         if self.other is not None:
             self.open_other.setText(
-                tr("Open the {gpu} recording ({date}) beside it").format(
-                    gpu=machines.short_name(self.other.gpu) or self.other.gpu, date=self.other.created[:10]
+                tr("Open the {gpu} recording beside it").format(
+                    gpu=machines.short_name(self.other.gpu) or self.other.gpu
                 )
             )
         self.open_other.setVisible(self.other is not None)
