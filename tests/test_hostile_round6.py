@@ -126,3 +126,25 @@ def test_toml_is_parsed_in_one_place():
         if "tomllib.load" in p.read_text(encoding="utf-8") and p.name != "fileio.py"
     ]
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lesson", "seed000", "--session", "", "--export", "out"],
+        ["export", "h200-2026-12-02", "--chart", "gap", "--pair", " ", "-o", "g.png"],
+        ["exercise", "check", "k.cu", "--exercise", ""],
+        ["exercise", "start", "naive", ""],
+        ["--open", ""],
+    ],
+)
+def test_an_empty_value_is_refused_not_read_as_the_default(tmp_path, monkeypatch, capsys, argv):
+    """`--session ''` took the lesson's own session, `--pair ''` the default pair, `exercise start naive ''` the
+    current folder, `--open ''` a dialog starting ": gemmviz opens …"; each now exits 2 naming the option."""
+    from gemmviz.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and "an empty value" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no folder made

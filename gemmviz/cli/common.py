@@ -31,6 +31,14 @@ class CommandError(Exception):
     """The command could not complete (no GPU, an export that failed): exit 1 with this one line."""
 
 
+def nonempty(text: str) -> str:
+    """An argparse type: a value that says something. `--session ''` took the lesson's own session, `--pair ''`
+    the default pair, `exercise start naive ''` the current folder, all silently."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty value (leave the option out for its default)")
+    return text
+
+
 def whole_number(text: str) -> int:
     """argparse's type for a whole number: ASCII digits only (int() takes '١٠٢٤' as 1024)."""
     try:

@@ -21,7 +21,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, whole_number
+from gemmviz.cli.common import EXIT_FAILED, EXIT_OK, CommandError, UsageError, check_outputs, nonempty, whole_number
 from gemmviz.core.fileio import FileFormatError, OutputError, staged_folder, write_atomic, write_new
 from gemmviz.core.interrupt import Interrupted
 from gemmviz.core.numbers import LANGUAGES
@@ -93,7 +93,7 @@ def _start_parser(actions) -> None:
         epilog=EPILOG,
     )
     start.add_argument("name", help=NAME_HELP)
-    start.add_argument("dir", nargs="?", default=".", help="the folder to write into (default: here)")
+    start.add_argument("dir", nargs="?", default=".", type=nonempty, help="the folder to write into (default: here)")
     start.add_argument("--lang", choices=LANGUAGES, default="en", help="the task's language")
     start.add_argument("--force", action="store_true", help="replace a starter and a task already there")
 
@@ -125,7 +125,10 @@ def _check_parser(actions) -> None:
     )
     check.add_argument("file", help="your .cu file")
     check.add_argument(
-        "--exercise", metavar="NAME", help="which exercise (default: the one whose kernel the file defines)"
+        "--exercise",
+        metavar="NAME",
+        type=nonempty,
+        help="which exercise (default: the one whose kernel the file defines)",
     )
     check.add_argument("--json", action="store_true", help="print the check record as JSON (for a grading script)")
     check.add_argument(
@@ -176,7 +179,7 @@ def _grade_parser(actions) -> None:
         epilog=GRADE_EPILOG,
     )
     grade.add_argument("dir", help="the folder of the students' .cu files (searched with its subfolders)")
-    grade.add_argument("--exercise", metavar="NAME", required=True, help=NAME_HELP)
+    grade.add_argument("--exercise", metavar="NAME", type=nonempty, required=True, help=NAME_HELP)
     grade.add_argument("--csv", metavar="FILE", required=True, help="the grades: written, or resumed if it exists")
     grade.add_argument(
         "--jobs", type=whole_number, default=1, metavar="N", help="checks at a time without a GPU (default 1)"

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from gemmviz.cli.app import qt_app
-from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, variant_list
+from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, check_outputs, nonempty, variant_list
 from gemmviz.core import export_formats
 from gemmviz.core.charts.kinds import DEFAULT_BASELINE, ChartView, NothingToDraw, is_baseline
 from gemmviz.core.charts.style import PRESETS, preset_keys, preset_named
@@ -86,6 +86,7 @@ def _view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--at", help="speedup chart: the size, N or MxNxK (default: the largest with the baseline)")
     p.add_argument(
         "--pair",
+        type=nonempty,
         help="gap chart: the kernel explained and the one it is measured against, A,B, as the gap file names "
         "them (e.g. 'gpu-cpasync-any,cublas'; add @MxNxK where it holds several sizes; default: the best FP32 "
         "rung against cuBLAS at the largest size with both). The gap file is the session's, SESSION-gap.json",

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from gemmviz.cli.common import EXIT_OK, CommandError, UsageError
+from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, nonempty
 from gemmviz.cli.export import shipped_session
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, check_pixels, parse_pixels, pixel_budget_help
@@ -49,7 +49,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--dark", action="store_true", help="dark theme")
     p.add_argument(
-        "--session", metavar="FILE", help="take the figures from this session JSON instead of the lesson's recorded one"
+        "--session",
+        metavar="FILE",
+        type=nonempty,
+        help="take the figures from this session JSON instead of the lesson's recorded one",
     )
     p.set_defaults(func=cmd_lesson)
 

@@ -16,7 +16,7 @@ import time
 
 from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
-from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError
+from gemmviz.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, UsageError, nonempty
 from gemmviz.core import interrupt, paths
 from gemmviz.core.fileio import FileFormatError, release_all
 from gemmviz.core.numbers import LANGUAGES
@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--open",
         metavar="FILE",
         action="append",
+        type=nonempty,
         help="open FILE in the app where its kind opens, as File > Open does (a session, an exercise check, a "
         "lesson .toml); repeatable",
     )
