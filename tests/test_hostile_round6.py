@@ -148,3 +148,49 @@ def test_an_empty_value_is_refused_not_read_as_the_default(tmp_path, monkeypatch
         main(argv)
     assert exit_.value.code == 2 and "an empty value" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # nothing written, no folder made
+
+
+# ---- a session that contradicts itself -------------------------------------------------------------------------
+def _shipped_session() -> dict:
+    import json
+
+    from gemmviz.core.paths import asset_path
+
+    return json.loads(asset_path("sessions", "h100-2026-12-07.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("rel_error", 0.5, "is over its threshold"),  # valid, yet over the check's own threshold
+        ("wrong_elements", 3, "elements of C are wrong or unwritten"),
+        ("unwritten", 1, "elements of C are wrong or unwritten"),
+    ],
+)
+def test_a_valid_result_that_failed_its_check_is_refused(tmp_path, field, value, words):
+    """A result said valid with a relative error over its threshold (or wrong elements) was charted as a time:
+    the verifier's own rule is now the loader's, so a failed check is never drawn."""
+    from gemmviz.core.session.results import Session, SessionError
+
+    doc = _shipped_session()
+    first = next(i for i, r in enumerate(doc["results"]) if r["valid"] and r["threshold"])
+    doc["results"][first][field] = value
+    path = tmp_path / "s.json"
+    import json
+
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SessionError, match=words):
+        Session.load(path)
+
+
+def test_a_session_recorded_on_a_day_that_does_not_exist_is_refused(tmp_path):
+    import json
+
+    from gemmviz.core.session.results import Session, SessionError
+
+    doc = _shipped_session()
+    doc["created"] = "2026-13-45T25:61:00Z"
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SessionError, match="created: .* is not a date and time"):
+        Session.load(path)

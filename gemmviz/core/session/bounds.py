@@ -226,7 +226,8 @@ def config(v: object, where: str, variant) -> dict[str, int]:
 
 def check_result(r, where: str) -> None:
     """What must hold between a result's fields: its variant's backend and precision, samples for an ok
-    result, counts of C's elements within M×N, the first wrong element inside C."""
+    result, a valid one within its threshold with no wrong element, counts of C's elements within M×N, the first
+    wrong element inside C."""
     from gemmviz.core.kernels.variants import VARIANTS
 
     v = VARIANTS[r.variant]
@@ -238,6 +239,14 @@ def check_result(r, where: str) -> None:
         raise _fail(f"{where}.precision", f"{_q(r.precision)}, but {r.variant} computes in {v.precision}")
     if r.status == "ok" and not r.samples_ms:
         raise _fail(f"{where}.samples_ms", "empty, but the status is ok (a measured result has at least one sample)")
+    if r.valid and r.rel_error is not None and r.threshold is not None and not r.rel_error <= r.threshold:
+        raise _fail(  # the verifier's own rule (core/measure/verify.py): such a result failed its check
+            f"{where}.rel_error",
+            f"{r.rel_error:.3g} is over its threshold {r.threshold:.3g}, but the result is valid (a result that "
+            "failed its check is never charted)",
+        )
+    if r.valid and (r.wrong_elements or r.unwritten):
+        raise _fail(f"{where}.valid", "true, but elements of C are wrong or unwritten (that result failed its check)")
     cells = r.m * r.n
     for name in ("unwritten", "wrong_elements"):
         count = getattr(r, name)

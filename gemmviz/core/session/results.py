@@ -458,10 +458,24 @@ def _session(d: object) -> Session:
         results=[_result(r, f"results[{i}]", sms) for i, r in enumerate(raw)],
         environment=environment,
         settings=_tree(_object({} if d.get("settings") is None else d["settings"], "settings"), "settings"),
-        created=_str(d.get("created") or "", "created"),
+        created=_created(d.get("created") or ""),
         kind=kind,
         label=_str(d.get("label") or "", "label"),
     )
+
+
+def _created(value: object) -> str:
+    """When the session was recorded: ISO 8601 (a date, or a date and time), or empty; "2026-13-45T25:61" was shown
+    as the day it was recorded on."""
+    import datetime
+
+    text = _str(value, "created")
+    if text:
+        try:
+            datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise _fail("created", f"{_shown(text)} is not a date and time (ISO 8601: 2026-12-07T14:30:00Z)") from None
+    return text
 
 
 def line_results(results: list[Result]) -> list[Result]:
