@@ -194,3 +194,28 @@ def test_a_session_recorded_on_a_day_that_does_not_exist_is_refused(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(SessionError, match="created: .* is not a date and time"):
         Session.load(path)
+
+
+# ---- a file of another kind ------------------------------------------------------------------------------------
+def test_a_file_of_another_gemmviz_kind_is_named_as_what_it_is(tmp_path):
+    """An exercise opened as a lesson said "unknown key 'block_tile'", a lesson given as an exercise "unknown key
+    'session'", a check record opened as a session 'no "schema"', a session shown as a check "format must be";
+    each now says what the file is and where it opens."""
+    import json
+
+    from gemmviz.core.exercise.record import CheckFileError, validate_check
+    from gemmviz.core.paths import asset_path
+    from gemmviz.core.session.results import Session, SessionError
+
+    exercise = asset_path("exercises", "banks.toml").read_text()
+    lesson = asset_path("lessons", "seed000.toml").read_text()
+    with pytest.raises(LessonError, match="an exercise, not a lesson"):
+        parse_lesson(exercise, "banks", "banks.toml")
+    with pytest.raises(ExerciseError, match="a lesson, not an exercise"):
+        parse_exercise(lesson, "seed000.toml", Path(tmp_path))
+    record = tmp_path / "k.check.json"
+    record.write_text(json.dumps({"format": "gemmviz-exercise-check", "version": 1}))
+    with pytest.raises(SessionError, match="an exercise check record"):
+        Session.load(record)
+    with pytest.raises(CheckFileError, match="a gemmviz session, not an exercise check record"):
+        validate_check(_shipped_session())

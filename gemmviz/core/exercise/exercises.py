@@ -193,6 +193,8 @@ def parse_exercise(text: str, where: str, folder: Path) -> Exercise:
         raise ExerciseError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:  # arrays or tables nested thousands deep
         raise ExerciseError(f"{where}: not valid TOML: nested too deeply for an exercise") from None
+    if "format" not in data and "step" in data:  # "unknown key 'session'" said nothing of what the file is
+        raise ExerciseError(f"{where}: a lesson, not an exercise: open it with `gemmviz lesson` or --lesson")
     _unknown(data, KEYS, where)
     if data.get("format") != FORMAT:
         raise ExerciseError(f"{where}: not a gemmviz exercise (format must be '{FORMAT}')")

@@ -38,6 +38,10 @@ def validate_check(data: object, exercises: Iterable[str] | None = None) -> dict
     taken from the file."""
     if not isinstance(data, dict):
         raise CheckFileError("not a JSON object")
+    need(
+        data.get("schema") != "gemmviz.session",  # "format must be …" said nothing of what the file is
+        "a gemmviz session, not an exercise check record: open it with File ▸ Open or gemmviz export",
+    )
     need(data.get("format") == FORMAT, f"not a gemmviz exercise check (format must be '{FORMAT}')")
     need(
         type(data.get("version")) is int and data.get("version") == VERSION,

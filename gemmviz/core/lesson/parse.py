@@ -212,6 +212,10 @@ def parse_lesson(raw: str, name: str, where: str = "<lesson>", folder: str | Non
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
         raise LessonError(f"{where}: the file is larger than {MAX_FILE_BYTES // 1024} KiB; is it a lesson?")
     data = _toml(raw, where)
+    if data.get("format") == "gemmviz-exercise":  # "unknown key 'block_tile'" said nothing of what the file is
+        raise LessonError(
+            f"{where}: an exercise, not a lesson: open it with `gemmviz exercise start` or the Exercise tab"
+        )
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise LessonError(f"{where}:{_key_line(raw, 1, 'title')}: the lesson needs a title (a string) at the top")

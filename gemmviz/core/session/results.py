@@ -427,6 +427,10 @@ def _session(d: object) -> Session:
         raise SessionError(f"not a session but {OTHER_FILES[d['schema']]}", "schema")
     if isinstance(d, dict) and d.get("format") == "gemmviz-accesses":
         raise SessionError("not a session but an access recording: the Accesses tab reads it", "schema")
+    if isinstance(d, dict) and d.get("format") == "gemmviz-exercise-check":
+        raise SessionError(
+            "not a session but an exercise check record: the Exercise tab opens it, or gemmviz exercise show", "schema"
+        )
     if not isinstance(d, dict) or d.get("schema") != SCHEMA:
         raise SessionError(f'not a gemmviz session (no "schema": "{SCHEMA}")', "schema")
     version = d.get("schema_version")
