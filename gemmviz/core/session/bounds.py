@@ -239,6 +239,11 @@ def check_result(r, where: str) -> None:
         raise _fail(f"{where}.precision", f"{_q(r.precision)}, but {r.variant} computes in {v.precision}")
     if r.status == "ok" and not r.samples_ms:
         raise _fail(f"{where}.samples_ms", "empty, but the status is ok (a measured result has at least one sample)")
+    cells = r.m * r.n
+    for name in ("unwritten", "wrong_elements"):
+        count = getattr(r, name)
+        if count is not None and count > cells:
+            raise _fail(f"{where}.{name}", f"{count} is more than C's {cells:,} elements ({r.m}×{r.n})")
     if r.valid and r.rel_error is not None and r.threshold is not None and not r.rel_error <= r.threshold:
         raise _fail(  # the verifier's own rule (core/measure/verify.py): such a result failed its check
             f"{where}.rel_error",
@@ -247,11 +252,6 @@ def check_result(r, where: str) -> None:
         )
     if r.valid and (r.wrong_elements or r.unwritten):
         raise _fail(f"{where}.valid", "true, but elements of C are wrong or unwritten (that result failed its check)")
-    cells = r.m * r.n
-    for name in ("unwritten", "wrong_elements"):
-        count = getattr(r, name)
-        if count is not None and count > cells:
-            raise _fail(f"{where}.{name}", f"{count} is more than C's {cells:,} elements ({r.m}×{r.n})")
     if r.first_wrong is not None:
         row, col = r.first_wrong[:2]
         if row >= r.m or col >= r.n:
