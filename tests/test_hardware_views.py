@@ -367,3 +367,22 @@ def test_a_title_too_tall_for_the_chart_keeps_its_figures_line_only(qapp, sessio
     finally:
         i18n.install(qapp, "en")
         chart.deleteLater()
+
+
+def test_the_hardware_tabs_sm_chart_at_720p_keeps_its_figures_line_only(qapp, session):
+    """The English Hardware tab at 1280×720 in projector type: four lines of title (the figures, then the
+    statement) left the 132 SMs about 110 px, in rows that blurred into stripes. Where the statement is not the
+    chart's message (3% idle here), a title over QUIET_TITLE_SHARE of the chart drops it (the side panel says it);
+    a last wave that leaves half the GPU idle keeps it (tests/test_last_wave_view.py)."""
+    from gemmviz.ui.hardware.trace import QUIET_TITLE_SHARE
+
+    chart = SmTraceChart(PROJECTOR_LIGHT)
+    try:
+        chart.set_result(pick(session, "sm-trace", "gpu-tiled (tile 16)", None), 132)
+        layout_offscreen(chart, 740, 380)  # the tab's chart at 720p beside its side panel: the title in four lines
+        chart._fit_title()
+        title = chart.sms_plot.titleLabel.item
+        assert title.boundingRect().height() <= QUIET_TITLE_SHARE * chart.height()
+        assert "blocks" in title.toPlainText() and "SM-time idle" not in title.toPlainText()
+    finally:
+        chart.deleteLater()

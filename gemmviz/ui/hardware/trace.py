@@ -47,6 +47,9 @@ COMPACT_LINES = 18
 # a compact chart's title over this share of its height drops its statement (the side panel's first sentence says
 # it): the Chinese Hardware tab's four lines took 44% of the chart at 720p, the English three and a wrap 38%
 TITLE_SHARE = 0.4
+# any chart drops it over this smaller share where the statement is not the chart's message (little idle SM-time):
+# gpu-naive at 1000³ (2% idle) took four lines, 34%, and left its 132 SMs about 110 px
+QUIET_TITLE_SHARE, QUIET_IDLE = 0.3, 0.1
 
 
 def style_plot(plot: pg.PlotItem, theme: Theme, title: str, x_label: str, y_label: str) -> None:
@@ -532,9 +535,11 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         self._set_fitted_title(self._title, room, base, smallest)
         rect = label.item.boundingRect()
         head = self._title.split("<br>")[0]
-        if head != self._title and self.compact and rect.height() > TITLE_SHARE * self.height():
-            # four lines of a Chinese title at 720p left the SMs 55 px: the figures' line alone, the statement
-            # being the side panel's first sentence too
+        quiet = self.last is not None and self.last.idle_share < QUIET_IDLE
+        limit = QUIET_TITLE_SHARE if quiet else TITLE_SHARE if self.compact else None
+        if head != self._title and limit is not None and rect.height() > limit * self.height():
+            # four lines of title at 720p left the SMs 55 px (a lesson's compact chart) to 110 px (the Hardware
+            # tab): the figures' line alone, the statement being the side panel's (or the slide's) words too
             self._set_fitted_title(head, room, base, smallest)
             rect = label.item.boundingRect()
         label.setMinimumWidth(min(rect.width(), room))
