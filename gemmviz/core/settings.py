@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gemmviz.core import paths
-from gemmviz.core.fileio import FileFormatError
+from gemmviz.core.fileio import FileFormatError, InputFileError, read_regular
 from gemmviz.core.schema import NAME_CONTROL, Schema, Wording
 from gemmviz.core.stored_variants import variant_problem
 
@@ -52,11 +52,10 @@ def settings_file_problem(path: Path) -> str | None:
         return "is not a regular file"
     if st.st_size > MAX_FILE_BYTES:
         return f"is {st.st_size:,} bytes, over the {MAX_FILE_BYTES:,} limit"
-    try:
-        with open(path, "rb") as f:  # a regular file, checked above, under the limit
-            text = f.read(MAX_FILE_BYTES + 1).decode("latin-1")  # a stored value's escapes are ASCII
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+    try:  # opened without blocking: a FIFO put in its place since the stat is refused, not waited on
+        text = read_regular(path, MAX_FILE_BYTES).decode("latin-1")  # a stored value's escapes are ASCII
+    except (OSError, InputFileError) as exc:
+        return f"cannot be read: {exc}"
     bad = variant_problem(text)  # Qt would end the process decoding it (std::bad_alloc), at every start
     return None if bad is None else f"holds a value Qt cannot decode safely ({bad})"
 
