@@ -267,6 +267,8 @@ class SpeedupChart(ResultChart):
         self.bars: list[tuple[str, float]] = []  # every series' (name, speedup), fastest first
         self.rows: list[tuple[str, float | None]] = []  # what is drawn: the bars, or their ends and a row between
         self.fit_rows: int | None = None  # the rows legible text leaves room for (None: every bar)
+        self._bar_items: list = []  # the drawn bars and their values, removed when the rows are drawn again
+        self._bar_texts: list = []
         self._fitting_bars = False
         self.empty_reason = ""  # why nothing is drawn, naming the sizes that have the baseline
         self.compact = False  # a quarter of "all four" in projector type: no axis label (its ticks say ×)
@@ -318,7 +320,6 @@ class SpeedupChart(ResultChart):
         """Bar names and values in the theme's size, smaller where many bars share the height (a row of
         text never taller than its bar's row, so labels neither overlap nor get dropped by the axis). Where
         rows are too thin for a value beside its bar, the value joins the bar's name on the axis."""
-        texts = getattr(self, "_bar_texts", [])
         plot = self.getPlotItem()
         if plot is None or not hasattr(self, "theme") or not self.bars:
             return  # the view's own set-up, before the plot and theme exist; or nothing drawn
@@ -326,11 +327,11 @@ class SpeedupChart(ResultChart):
             return  # a resize of the plot this fit made: it is fitting already
         self._fitting_bars = True
         try:
-            self._fit_bar_text(plot, texts)
+            self._fit_bar_text(plot)
         finally:
             self._fitting_bars = False
 
-    def _fit_bar_text(self, plot: pg.PlotItem, texts: list) -> None:
+    def _fit_bar_text(self, plot: pg.PlotItem) -> None:
         # the rows' room: the plot's own height once laid out (the title may wrap to two lines after the first
         # fit: 720p names came out at 13 px where 16 were meant), before that the chart's less its parts
         title_h = plot.titleLabel.boundingRect().height()
@@ -343,13 +344,12 @@ class SpeedupChart(ResultChart):
         if fit_rows != self.fit_rows:  # the rows change: drawn again (its own call to fit returns at once)
             self.fit_rows = fit_rows
             self._draw_rows(plot)
-            texts = self._bar_texts
         row_px = room / (len(self.rows) + 0.4)
         font = QFont()
         font.setPointSizeF(min(float(self.theme.font_pt), max(4.0, row_px * 0.75 * 72 / 96)))
         line_px = QFontMetricsF(font).height()
         beside = line_px <= row_px * 0.95 and font.pointSizeF() >= 6
-        for text in texts:
+        for text in self._bar_texts:
             text.setFont(font)
             text.textItem.document().setDocumentMargin(0)
             text.setVisible(beside)
@@ -411,7 +411,7 @@ class SpeedupChart(ResultChart):
         self.legend.setVisible(False)  # bars are named on their axis
         plot.getAxis("bottom").showLabel(not self.compact)
         self.bars, self.rows = [], []
-        self._bar_texts: list = []
+        self._bar_items, self._bar_texts = [], []  # plot.clear() above took them off the plot
         self.empty_reason = ""
         key = self.size_key if self.size_key in self.sizes() else self.default_key()
         chosen = registry_baseline(self.baseline)
@@ -455,7 +455,7 @@ class SpeedupChart(ResultChart):
         """The bars, or where legible names leave room for fewer rows (25 series in a quarter of a 720p
         screen), the fastest and the slowest with one row between them saying how many it stands for: the
         ends are the lesson; the table has every figure."""
-        for item in [*getattr(self, "_bar_items", []), *getattr(self, "_bar_texts", [])]:
+        for item in [*self._bar_items, *self._bar_texts]:
             plot.removeItem(item)
         self.rows = elide_middle(self.bars, self.fit_rows)
         drawn = [(y, label, x) for y, (label, x) in enumerate(self.rows) if x is not None]
