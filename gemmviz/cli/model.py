@@ -13,7 +13,7 @@ from gemmviz.cli.app import qt_app
 from gemmviz.cli.common import EXIT_OK, CommandError, Progress, UsageError, check_outputs, number, whole_number
 from gemmviz.core import export_formats
 from gemmviz.core.kernels.variants import VARIANTS
-from gemmviz.core.parsing import PIXEL_BUDGET_HELP, WHOLE, check_animation_pixels, parse_pixels
+from gemmviz.core.parsing import PIXEL_BUDGET_HELP, WHOLE, parse_pixels
 from gemmviz.core.problem import parse_problem
 from gemmviz.core.schedule.block import animated_variants
 from gemmviz.core.text import printable
@@ -204,12 +204,11 @@ def cmd_animate(args: argparse.Namespace) -> int:
             f"--speed must be from {MIN_SPEED:g} to {MAX_SPEED:g} steps per second (at most 100 s a step), "
             f"got {args.speed}"
         )
-    from gemmviz.ui.tiling.frames import frame_count
+    from gemmviz.ui.export.animation import check_animation_budget, check_frames_folder
 
-    if not all(getattr(fmt, "still", False) for _option, fmt, _path in outputs):
-        check_animation_pixels(width, height, frame_count(schedule))
+    for _option, fmt, _path in outputs:
+        check_animation_budget(fmt, schedule, width, height)
     check_outputs(*((option, path, export_formats.all_suffixes(fmt)) for option, fmt, path in outputs if fmt.suffix))
-    from gemmviz.ui.export.animation import check_frames_folder
 
     for _option, fmt, path in outputs:
         if not fmt.suffix:

@@ -62,6 +62,17 @@ def export_still(
     return 1
 
 
+def check_animation_budget(fmt, schedule, width: int, height: int) -> None:
+    """ProblemError where the frames `fmt` writes of `schedule` at width×height pass the animation's pixel budget
+    (core/parsing.check_animation_pixels); a still (a .png of one frame) is within it. The CLI and the window ask
+    the same."""
+    from gemmviz.core.parsing import check_animation_pixels
+    from gemmviz.ui.tiling.frames import frame_count
+
+    if not getattr(fmt, "still", False):
+        check_animation_pixels(width, height, frame_count(schedule))
+
+
 def check_frames_folder(path) -> Path:
     """A folder of frames can be made or written into: OutputError (the user's path named) before any work."""
     out = Path(path)
@@ -266,11 +277,9 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     the export under way, or None where it is refused at once (said in the window: no animation, an
     unwritable path, an export already running)."""
     from gemmviz.core import export_formats
-    from gemmviz.core.parsing import check_animation_pixels
     from gemmviz.core.problem import ProblemError
     from gemmviz.ui.export import formats
     from gemmviz.ui.export.exporters import ExportError, check_size
-    from gemmviz.ui.tiling.frames import frame_count
 
     title = tr("Cannot export the animation")
     running = window.animation_exports.current
@@ -286,8 +295,7 @@ def start_animation_export(window, path: str, width: int = 1280, height: int = 7
     try:
         writer = formats.writer(export_formats.ANIMATION, path)
         check_size(width, height)
-        if not getattr(writer, "still", False):
-            check_animation_pixels(width, height, frame_count(tiling.schedule))
+        check_animation_budget(writer, tiling.schedule, width, height)
         job = Job(
             writer,
             path,
