@@ -377,25 +377,21 @@ def test_app_a_failed_redraw_puts_the_workspace_back(app_window, tmp_path, monke
     assert w.charts_tab.table.model_.rowCount() == 2
 
 
-def test_app_drops_a_recent_file_that_vanished(app_window, tmp_path):
+@pytest.mark.parametrize(
+    "put_back, words",
+    [(None, "no longer exists"), (os.mkfifo, "no longer a regular file")],  # a FIFO: returns at once, nothing waits
+    ids=["vanished", "fifo"],
+)
+def test_app_drops_a_recent_file_that_is_gone_saying_how(app_window, tmp_path, put_back, words):
     w = app_window()
     path = tmp_path / "s.json"
     path.write_text(json.dumps(GOOD))
     assert w.files.open_session(str(path))
     path.unlink()
+    if put_back is not None:
+        put_back(path)
     assert not w.files.open_recent(str(path))
-    assert str(path) not in w.files._recent() and "no longer exists" in w.shown_dialogs[-1]
-
-
-def test_app_drops_a_recent_file_put_back_as_a_fifo_saying_what_it_is(app_window, tmp_path):
-    w = app_window()
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(GOOD))
-    assert w.files.open_session(str(path))
-    path.unlink()
-    os.mkfifo(path)
-    assert not w.files.open_recent(str(path))  # returns at once: nothing waits for a writer
-    assert str(path) not in w.files._recent() and "no longer a regular file" in w.shown_dialogs[-1]
+    assert str(path) not in w.files._recent() and words in w.shown_dialogs[-1]
 
 
 def test_the_window_saves_and_exports_only_to_their_own_kind_of_file(app_window, tmp_path):
