@@ -356,8 +356,12 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
 
     w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
     qtbot.waitUntil(lambda: w.charts_tab.table.proxy.rowCount() > 0, timeout=10000)
-    assert w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-12-02 — replay"
-    assert "No CUDA GPU:" in w.device_label.text()
+    # one line says both: no GPU here, and which GPU's recording is replayed (the replay banner folded into it)
+    assert w.device_label.text() == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert (
+        not w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-12-02 — replay"
+    )
+    assert "File ▸ Open recorded or published session" in w.device_label.label.toolTip()
     shown = w.shown_results()
     assert any(r.variant == "cublas" and w.workspace.source_of(r).startswith("NVIDIA H200") for r in shown)
     assert not w.run_panel.selected_variants() or all(v.startswith("cpu") for v in w.run_panel.selected_variants())
@@ -368,6 +372,9 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
     legend = [label.text for _, label in w.charts_tab.time_chart.legend.items]
     assert "RTX 4060, seed 000 (published)" in legend
     assert w.compare.table.rowCount() > 0
+    w.files.close_loaded()  # nothing replayed: the notice says where GPU figures come from again
+    assert w.device_label.text().startswith("No CUDA GPU: GPU figures are replayed (File ▸")
+    assert w.device_label.isVisibleTo(w) and not w.replay_banner.isVisibleTo(w)
 
 
 def test_inputs_come_from_the_registry(make_window):

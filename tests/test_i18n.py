@@ -458,11 +458,15 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
         words = [i18n.reason_words({"available": False, "reason": "x", "reason_message": m}, "zh") for m in reasons]
         assert all(HAN.search(w) for w in words), words
         assert "libcuda.so.1: cannot open shared object file" in words[2]  # the detail as it came
-        banner = i18n.device_banner({"available": False, "reason": "x", "reason_message": reasons[0]}, "zh")
+        gpu = {"available": False, "reason": "x", "reason_message": reasons[0]}
+        banner, details = i18n.device_banner(gpu, "zh")
         assert (
             banner.startswith("没有 CUDA GPU：GPU 数据为录制回放（文件 ▸ 打开录制或公开的会话）")
             and "原因：未安装 PyCUDA" in banner
+            and details == banner
         )
+        merged, whole = i18n.device_banner(gpu, "zh", replay="NVIDIA H200, 2026-12-02")
+        assert merged == "没有 CUDA GPU：回放 NVIDIA H200, 2026-12-02 的录制；CPU 版本实时运行" and whole == banner
         assert i18n.reason_words({"available": False}, "zh") == "没有 CUDA 后端"
         assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}, "zh") == (
             "device query failed: boom"  # a reason without its message: as it came

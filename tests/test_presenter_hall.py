@@ -176,31 +176,34 @@ def test_the_keys_help_fits_its_pane_without_scrolling(qtbot, window, size):
     assert p.help.font().pixelSize() >= 14
 
 
-def test_the_replay_banner_stays_off_the_projector_and_comes_back_after_a_lesson_in_the_window(qtbot, window):
-    """The replayed session's notice ("Recorded on NVIDIA H200 … — replay") is the teacher's news: after a
-    presented lesson (the window on the projector) it stays hidden, the replay opened as the lesson ends included;
-    it comes back when its news changes, and after a lesson given in the window alone it is there as before."""
+def test_the_replay_notice_stays_off_the_projector_and_comes_back_after_a_lesson_in_the_window(qtbot, window):
+    """The replayed session's notice (without a GPU, the device line names it: "No CUDA GPU: replaying NVIDIA
+    H200 …") is the teacher's news: after a presented lesson (the window on the projector) it stays hidden, the
+    replay opened as the lesson ends included; it comes back when its news changes, and after a lesson given in
+    the window alone it is there as before."""
     window.replay_after_lesson = True  # no GPU: the recorded session opens as the lesson ends
     p = _present(qtbot, window)
-    assert not window.replay_banner.isVisible()  # set aside with the tabs while the slide is up
+    assert not window.device_label.isVisible()  # set aside with the tabs while the slide is up
     QTest.keyClick(p, Qt.Key.Key_Escape)
     assert window.lesson_view is None and window.workspace.replay is not None
     qtbot.waitUntil(window.tabs.isVisible)  # the tabs and banners back in the window (shown on the next turn)
-    words = window.files.replay_words()
-    assert "replay" in words and window.replay_banner.text() == words
+    words = window.device_label.text()
+    assert words == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert window.replay_banner.folded and "replay" in window.replay_banner.text()  # its news is in that line
     assert not window.replay_banner.isVisible() and not window.device_label.isVisible()
-    window.replay_banner.set_text(words)  # the same session shown again: still the teacher's, hidden
-    assert not window.replay_banner.isVisible()
-    window.replay_banner.set_text(words + " ")  # (the same words: spaces do not count)
-    assert not window.replay_banner.isVisible()
-    window.replay_banner.set_text("Recorded on another GPU — replay")  # other news is shown again
-    assert window.replay_banner.isVisible()
-    window.replay_banner.set_text(words)
+    window.show_device()  # the same session shown again: still the teacher's, hidden
+    assert not window.device_label.isVisible()
+    window.device_label.set_text(words + " ")  # (the same words: spaces do not count)
+    assert not window.device_label.isVisible()
+    window.device_label.set_text("No CUDA GPU: replaying another GPU; CPU variants run live")  # other news
+    assert window.device_label.isVisible()
+    window.show_device()
     assert mode.start(window, LESSON)  # a lesson in the window alone: nothing was projected
-    assert not window.replay_banner.isVisible()
+    assert not window.device_label.isVisible()
     mode.leave(window)
     qtbot.waitUntil(window.tabs.isVisible)
-    assert window.replay_banner.isVisible() and window.replay_banner.text() == words
+    assert window.device_label.isVisible() and window.device_label.text() == words
+    assert not window.replay_banner.isVisible()  # one line, not two
 
 
 def test_the_projector_is_not_the_x_screen_listed_beside_the_monitors(tmp_path):

@@ -211,9 +211,12 @@ def test_no_gpu_banner_is_projector_sized_and_says_what_runs_first_at_720p(windo
     qtbot.waitUntil(lambda: not window.controls.isVisible() and label.width() > 1100)  # the panel gone, laid out
     assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
     shown = label.text()
-    # what a class can do first, the menu path whole: it was cut after "(File ▸"
-    assert shown.startswith("No CUDA GPU: GPU figures are replayed (File ▸ Open recorded or published session)"), shown
-    assert "Why: " in label.toolTip()  # the reason, whole in the tooltip
+    # one line whole (the replay banner folded into it): no GPU here, whose recording is replayed, what runs live.
+    # The notice and the replay's banner took two lines, the first cut after the menu path and the reason lost
+    assert shown == label.full_text == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert not window.replay_banner.isVisible()
+    tip = label.toolTip()  # the menu path and the reason, whole in the tooltip
+    assert "File ▸ Open recorded or published session" in tip and "Why: " in tip
     window.set_projector(False)
     qtbot.waitUntil(lambda: window.applied_view == (False, False))
     assert label.font().pointSizeF() < 20  # and back with the window's type

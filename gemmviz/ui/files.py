@@ -111,10 +111,18 @@ class FilesHost(Protocol):
 
     def show_error(self, title: str, text: str, details: str = "") -> None: ...
     def show_status(self, text: str, ms: int) -> None: ...
+    def show_device(self) -> None: ...  # the device line again (it names a recorded session replayed)
     def run_settings(self) -> dict: ...  # what the live results were measured with (a saved session's settings)
     def open_exercise_check(self, path: Path) -> bool: ...
     def open_lesson(self, path: str | Path) -> bool: ...
     def window(self) -> QWidget: ...  # the dialogs' parent
+
+
+def replay_label(workspace: Workspace) -> str | None:
+    """The recorded session replayed without a GPU, as its GPU and date ("NVIDIA H200, 2026-12-02"); None while
+    none is open."""
+    loaded = workspace.replay
+    return None if loaded is None else loaded.label.removesuffix(" (recorded)")
 
 
 def with_suffix(path: str, suffix: str) -> str:
@@ -189,14 +197,14 @@ class SessionFiles:
         text = self.replay_words()
         if text is not None:
             self.window.replay_banner.set_text(text)
+            self.window.show_device()  # without a GPU, the device line names the replay
 
     def replay_words(self) -> str | None:
         """The replay banner's words in the language installed now; None while no recorded session is replayed."""
-        loaded = self.workspace.replay
-        if loaded is None:
+        label = replay_label(self.workspace)
+        if label is None:
             return None
-        text = QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay")
-        return text.format(loaded.label.removesuffix(" (recorded)"))
+        return QCoreApplication.translate("SessionFiles", "Recorded on {0} — replay").format(label)
 
     def open_recent(self, path: str) -> bool:
         """An Open recent entry: one whose file has gone is dropped from the list, with a message."""
@@ -216,7 +224,8 @@ class SessionFiles:
 
     def close_loaded(self) -> None:
         self.workspace.close_all()
-        self.window.replay_banner.setVisible(False)
+        self.window.replay_banner.set_text("")
+        self.window.show_device()
 
     def clear_live(self) -> None:
         self.workspace.clear_live()

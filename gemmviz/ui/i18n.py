@@ -181,10 +181,15 @@ def reason_words(gpu: dict, lang: str) -> str:
     return messages.render(cuda_probe.NO_BACKEND, lang) if reason is None else str(reason)
 
 
-def device_banner(gpu: dict, lang: str) -> str:
-    """The device line above the tabs: the GPU's figures, or what runs without one and why (the reason as the
-    backend gave it), both core/charts/explain.py's words."""
-    return explain.device_summary(gpu if gpu.get("available") else {**gpu, "reason": reason_words(gpu, lang)}, lang)
+def device_banner(gpu: dict, lang: str, replay: str | None = None) -> tuple[str, str]:
+    """The device line above the tabs and its tooltip: the GPU's figures, or what runs without one and why (the
+    reason as the backend gave it), both core/charts/explain.py's words. `replay`: the recorded session replayed
+    without a GPU, which the line names (the tooltip keeps the menu path and the reason)."""
+    if gpu.get("available"):
+        line = explain.device_summary(gpu, lang)
+        return line, line
+    gpu = {**gpu, "reason": reason_words(gpu, lang)}
+    return explain.device_summary(gpu, lang, replay), explain.device_details(gpu, lang)
 
 
 # core/charts/explain.py's explanations in `lang`; the registry's strings through the catalogue

@@ -38,9 +38,10 @@ class ElidedLabel(QLabel):
         self.setMinimumWidth(40)
         self.set_full_text(text)
 
-    def set_full_text(self, text: str) -> None:
+    def set_full_text(self, text: str, tooltip: str | None = None) -> None:
+        """`tooltip`: what the line stands for where it says less (default: the line itself, whole)."""
         self.full_text = " ".join(text.split())  # one line: newlines from the source become spaces
-        self.setToolTip(self.full_text)
+        self.setToolTip(self.full_text if tooltip is None else tooltip)
         self._elide()
 
     def _elide(self) -> None:
@@ -58,7 +59,8 @@ class ElidedLabel(QLabel):
 
 
 class Banner(QWidget):
-    """An ElidedLabel with a ✕ button that hides it until its text changes."""
+    """An ElidedLabel with a ✕ button that hides it until its text changes. A folded banner is not shown: another
+    one says its news (it keeps its text and whether it was hidden, for when it is unfolded)."""
 
     def __init__(self, style: str = "", parent: QWidget | None = None):
         super().__init__(parent)
@@ -73,6 +75,7 @@ class Banner(QWidget):
         layout.addWidget(self.label, 1)
         layout.addWidget(self.close_button)
         self.dismissed = False
+        self.folded = False
         self.set_style(style)
 
     def set_style(self, style: str) -> None:
@@ -85,18 +88,25 @@ class Banner(QWidget):
             # the no-GPU notice (9 pt at the back of the room); the banner (no style sheet) follows the window's
             self.label.setFont(self.font())
 
-    def set_text(self, text: str) -> None:
+    def set_text(self, text: str, tooltip: str | None = None) -> None:
         if " ".join(text.split()) != self.label.full_text:
             self.dismissed = False  # new news is shown again
-        self.label.set_full_text(text)
-        self.setVisible(bool(text) and not self.dismissed)
+        self.label.set_full_text(text, tooltip)
+        self._show()
 
     setText = set_text
 
-    def retranslate(self, text: str) -> None:
+    def set_folded(self, folded: bool) -> None:
+        self.folded = folded
+        self._show()
+
+    def _show(self) -> None:
+        self.setVisible(bool(self.label.full_text) and not self.dismissed and not self.folded)
+
+    def retranslate(self, text: str, tooltip: str | None = None) -> None:
         """The same notice in another language: only its words change (one the user hid stays hidden)."""
         self.close_button.setToolTip(tr("Hide this notice"))
-        self.label.set_full_text(text)
+        self.label.set_full_text(text, tooltip)
 
     def text(self) -> str:
         return self.label.full_text

@@ -74,8 +74,10 @@ def explain_pair(a: Result, b: Result, lang: str = "en") -> str:
     return render("explain.pair.invalid", lang)
 
 
-def device_summary(gpu: dict, lang: str = "en") -> str:
-    """One line about this machine's GPU from the probed environment, or why there is none."""
+def device_summary(gpu: dict, lang: str = "en", replay: str | None = None) -> str:
+    """One line about this machine's GPU from the probed environment, or why there is none. `replay`: the
+    recorded session replayed without a GPU (its GPU and date), which the no-GPU line then names in place of the
+    menu path and the reason (device_details holds them): one line a projector at 1280×720 shows whole."""
     if gpu.get("available"):
         return render(
             "explain.device",
@@ -89,6 +91,13 @@ def device_summary(gpu: dict, lang: str = "en") -> str:
                 "clock": gpu.get("sm_clock_mhz") or gpu.get("max_sm_clock_mhz") or 0,
             },
         )
+    if replay:
+        return render("explain.no_gpu.replay", lang, {"label": replay})
+    return device_details(gpu, lang)
+
+
+def device_details(gpu: dict, lang: str = "en") -> str:
+    """The no-GPU notice whole: where the GPU figures come from (the menu path), what runs, and why."""
     return render("explain.no_gpu", lang, {"reason": gpu.get("reason", "no CUDA backend")})
 
 
@@ -120,6 +129,12 @@ define(
     en="No CUDA GPU: GPU figures are replayed (File ▸ Open recorded or published session); CPU variants run "
     "live. Why: {reason}.",
     zh="没有 CUDA GPU：GPU 数据为录制回放（文件 ▸ 打开录制或公开的会话）；CPU 版本照常实时运行。原因：{reason}。",
+)
+define(
+    "explain.no_gpu.replay",
+    # the replay banner's news and the no-GPU notice's in one line (two lines of notices left a 720p chart 60 px)
+    en="No CUDA GPU: replaying {label}; CPU variants run live",
+    zh="没有 CUDA GPU：回放 {label} 的录制；CPU 版本实时运行",
 )
 
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from gemmviz.core.session.workspace import default_replay_session
 from gemmviz.ui import i18n
+from gemmviz.ui.files import replay_label
 
 if TYPE_CHECKING:
     from gemmviz.core.session.workspace import Workspace
@@ -33,6 +34,7 @@ class WindowDevice(_Window):
         workspace: Workspace
         lang: str
         device_label: Banner
+        replay_banner: Banner
         files: SessionFiles
         load_recorded_without_gpu: bool
         replay_after_lesson: bool
@@ -47,7 +49,7 @@ class WindowDevice(_Window):
     def _on_environment(self, env: dict) -> None:
         ws = self.workspace
         ws.environment = env  # the run panel and the roofline's ceilings button follow it (their own subscriptions)
-        self._show_device()
+        self.show_device()
         self.device_label.set_style("" if ws.gpu_available else NO_GPU_STYLE)
         if not ws.gpu_available and self.load_recorded_without_gpu and not ws.sessions:
             if self.lesson_mode.active:
@@ -62,15 +64,22 @@ class WindowDevice(_Window):
                 self.open_replay()
         self.validate()
 
-    def _show_device(self) -> None:
-        self.device_label.set_text(self._device_words())
+    def show_device(self) -> None:
+        """The device line, and the replay banner folded into it where there is no GPU (one line, not two, above
+        a 720p chart). Called when the probe answers and when a recorded session is opened or closed."""
+        self.device_label.set_text(*self._device_words())
+        self.replay_banner.set_folded(self._no_gpu())
 
-    def _device_words(self) -> str:
-        """The device line: what the probe found, in the window's language (before it answers: it is asked)."""
+    def _no_gpu(self) -> bool:
+        return bool(self.workspace.environment) and not self.workspace.gpu_available
+
+    def _device_words(self) -> tuple[str, str | None]:
+        """The device line and its tooltip: what the probe found, in the window's language (before it answers:
+        it is asked). Without a GPU, the recorded session replayed is named in the line."""
         ws = self.workspace
         if ws.environment:
-            return i18n.device_banner(ws.device_gpu, self.lang)
-        return QCoreApplication.translate("MainWindow", "Checking for a CUDA GPU…")
+            return i18n.device_banner(ws.device_gpu, self.lang, replay_label(ws))
+        return QCoreApplication.translate("MainWindow", "Checking for a CUDA GPU…"), None
 
     def _open_replay_if_open(self) -> None:
         if not self.charts_tab.stopped and not self.lesson_mode.active:  # closed, or a lesson came up meanwhile

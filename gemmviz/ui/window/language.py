@@ -37,7 +37,7 @@ class WindowLanguage(_Window):
         tab_context: TabContext
         languageChanged: ClassVar[Signal]
 
-        def _device_words(self) -> str: ...
+        def _device_words(self) -> tuple[str, str | None]: ...
         def _tab_context(self) -> TabContext: ...
         def _rebuild_tabs(self) -> None: ...
         def validate(self, *_args) -> str | None: ...
@@ -62,7 +62,7 @@ class WindowLanguage(_Window):
         check go on); the chart tabs (Charts, Roofline, Compare, Accesses, Hardware) built again where they are,
         with their choices and selections (ui/keep.py); the lesson on screen in its version of this language."""
         self.words.retranslate()
-        self.device_label.retranslate(self._device_words())
+        self.device_label.retranslate(*self._device_words())
         replay = self.files.replay_words()
         self.replay_banner.retranslate(replay if replay is not None else self.replay_banner.text())
         self.run_panel.retranslate()

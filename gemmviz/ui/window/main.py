@@ -145,7 +145,7 @@ class MainWindow(
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 4, 4, 4)
         self.device_label = Banner()
-        self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))  # (retranslate: _show_device)
+        self.device_label.set_text(self.tr("Checking for a CUDA GPU…"))  # (retranslate: show_device)
         right_layout.addWidget(self.device_label)
         self.replay_banner = Banner("background: #E8F1FA; color: #003A63; padding: 4px;")
         self.replay_banner.setVisible(False)
