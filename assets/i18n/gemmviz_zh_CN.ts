@@ -3,12 +3,12 @@
 <context>
     <name />
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="211" />
+        <location filename="../../gemmviz/ui/i18n.py" line="216" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/i18n.py" line="217" />
+        <location filename="../../gemmviz/ui/i18n.py" line="222" />
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
@@ -293,7 +293,7 @@ chart's legend) or choose another baseline</source>
         <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="292" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="38" />
         <source>Cannot export</source>
         <translation>无法导出</translation>
@@ -304,52 +304,52 @@ chart's legend) or choose another baseline</source>
         <translation>已把 {kind} 图表导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="283" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="292" />
         <source>There is no animation to export: choose a valid size and tile first.</source>
         <translation>没有可导出的动画：请先选择有效的规模和分块大小。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="275" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="284" />
         <source>Cannot export the animation</source>
         <translation>无法导出动画</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
         <source>Exporting the animation to {0}…</source>
         <translation>正在将动画导出到 {0}…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="209" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="220" />
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="230" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="241" />
         <source>Exporting the animation to {0}: frame {1} of {2}</source>
         <translation>正在将动画导出到 {0}：第 {1} 帧，共 {2} 帧</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="278" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="287" />
         <source>An export is already running: wait for it, or cancel it.</source>
         <translation>已有导出正在进行：请等待其完成，或将其取消。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="313" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="321" />
         <source>Exported frame {0} to {1}</source>
         <translation>已将第 {0} 帧导出到 {1}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="315" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="323" />
         <source>Exported {n} frames to {path}</source>
         <translation>已把 {n} 帧导出到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="321" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="329" />
         <source>Export cancelled: {0} was not written</source>
         <translation>导出已取消：未写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/export/animation.py" line="189" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="200" />
         <location filename="../../gemmviz/ui/export/dialog.py" line="55" />
         <source>Export animation</source>
         <translation>导出动画</translation>
@@ -378,29 +378,29 @@ The current theme (projector, dark) is used; a footer says where the numbers com
 使用当前主题（投影、深色）；页脚注明数据来源。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="135" />
+        <location filename="../../gemmviz/ui/files.py" line="143" />
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="166" />
-        <location filename="../../gemmviz/ui/files.py" line="170" />
-        <location filename="../../gemmviz/ui/files.py" line="213" />
+        <location filename="../../gemmviz/ui/files.py" line="174" />
+        <location filename="../../gemmviz/ui/files.py" line="178" />
+        <location filename="../../gemmviz/ui/files.py" line="221" />
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="170" />
+        <location filename="../../gemmviz/ui/files.py" line="178" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="176" />
+        <location filename="../../gemmviz/ui/files.py" line="184" />
         <source>Cannot show session</source>
         <translation>无法显示会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="207" />
+        <location filename="../../gemmviz/ui/files.py" line="215" />
         <source>{path} no longer exists; removed from Open recent.</source>
         <translation>{path} 已不存在；已从“最近打开”中移除。</translation>
     </message>
@@ -460,72 +460,72 @@ The current theme (projector, dark) is used; a footer says where the numbers com
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="146" />
+        <location filename="../../gemmviz/ui/files.py" line="154" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="146" />
+        <location filename="../../gemmviz/ui/files.py" line="154" />
         <source>{path}: gemmviz opens {known} files</source>
         <translation>{path}：gemmviz 只能打开 {known} 文件</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="210" />
+        <location filename="../../gemmviz/ui/files.py" line="218" />
         <source>{path} is no longer a regular file (a folder, a FIFO or a device now); removed from Open recent.</source>
         <translation>{path} 已不再是普通文件（现在是文件夹、FIFO 或设备）；已从“最近打开”中移除。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="227" />
+        <location filename="../../gemmviz/ui/files.py" line="236" />
         <source>Nothing to save</source>
         <translation>没有可保存的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="227" />
+        <location filename="../../gemmviz/ui/files.py" line="236" />
         <source>There are no live results yet: run something first.</source>
         <translation>还没有实时结果：请先运行一次。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="234" />
+        <location filename="../../gemmviz/ui/files.py" line="243" />
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="237" />
+        <location filename="../../gemmviz/ui/files.py" line="246" />
         <source>Session saved to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="241" />
+        <location filename="../../gemmviz/ui/files.py" line="250" />
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="248" />
+        <location filename="../../gemmviz/ui/files.py" line="257" />
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="248" />
+        <location filename="../../gemmviz/ui/files.py" line="257" />
         <source>There are no results to export yet.</source>
         <translation>还没有可导出的结果。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="253" />
+        <location filename="../../gemmviz/ui/files.py" line="262" />
         <source>Cannot export CSV</source>
         <translation>无法导出 CSV</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="292" />
+        <location filename="../../gemmviz/ui/files.py" line="301" />
         <source>Exercise checks</source>
         <translation>练习检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="301" />
+        <location filename="../../gemmviz/ui/files.py" line="310" />
         <source>gemmviz sessions</source>
         <translation>gemmviz 会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="305" />
+        <location filename="../../gemmviz/ui/files.py" line="314" />
         <source>Lessons</source>
         <translation>课程</translation>
     </message>
@@ -902,13 +902,13 @@ caches</source>
         <translation>同样的 cuBLAS 调用，改用 TF32 张量核心计算：更快，但输入只保留 10 位尾数。</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="70" />
-        <location filename="../../gemmviz/ui/status.py" line="98" />
+        <location filename="../../gemmviz/ui/status.py" line="72" />
+        <location filename="../../gemmviz/ui/status.py" line="108" />
         <source>Hide this notice</source>
         <translation>隐藏这条提示</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/status.py" line="303" />
+        <location filename="../../gemmviz/ui/status.py" line="313" />
         <source>~{seconds} s left</source>
         <translation>还剩约 {seconds} 秒</translation>
     </message>
@@ -918,67 +918,72 @@ caches</source>
         <translation>这个会话没有线程块轨迹：请在 GPU 上运行 `gemmviz profile`</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="230" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="233" />
         <source>{series} at {size}: no block trace</source>
         <translation>{series}，规模 {size}：没有线程块轨迹</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="244" />
-        <source>{blocks} blocks, {waves} waves</source>
-        <translation>{blocks} 个线程块，{waves} 波</translation>
-    </message>
-    <message>
         <location filename="../../gemmviz/ui/hardware/trace.py" line="246" />
-        <source>{case} · {blocks} blocks, {waves} waves</source>
-        <translation>{case} · {blocks} 个线程块，{waves} 波</translation>
+        <source>{waves} waves of {slots}</source>
+        <translation>{waves} 波（每波 {slots} 个）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="250" />
-        <source>{series} at {size}: {blocks} blocks, {waves} waves</source>
-        <translation>{series}，规模 {size}：{blocks} 个线程块，{waves} 波</translation>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="251" />
+        <source>{blocks} blocks, {waves}</source>
+        <translation>{blocks} 个线程块，{waves}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="255" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="253" />
+        <source>{case} · {blocks} blocks, {waves}</source>
+        <translation>{case} · {blocks} 个线程块，{waves}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="257" />
+        <source>{series} at {size}: {blocks} blocks, {waves}</source>
+        <translation>{series}，规模 {size}：{blocks} 个线程块，{waves}</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="262" />
         <source>{case} · {blocks} blocks — {idle}% of SM-time idle</source>
         <translation>{case} · {blocks} 个线程块 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="259" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="266" />
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="268" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="275" />
         <source>time (µs)</source>
         <translation>时间（微秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="269" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="276" />
         <source>resident</source>
         <translation>驻留数</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="280" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="287" />
         <source>last wave: {blocks} blocks on {used} of {sms} SMs — {idle}% of SM-time idle</source>
         <translation>最后一波：{blocks} 个线程块，在 {sms} 个 SM 中的 {used} 个上 — {idle}% 的 SM 时间空闲</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="340" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="347" />
         <source>tail: {pct}% of the run</source>
         <translation>尾部：运行时间的 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="387" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="394" />
         <source>wave {n}</source>
         <translation>第 {n} 波</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="460" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="467" />
         <source>SM rank</source>
         <translation>SM 排名</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/trace.py" line="474" />
+        <location filename="../../gemmviz/ui/hardware/trace.py" line="481" />
         <source>most at once: {n}</source>
         <translation>同时最多：{n}</translation>
     </message>
@@ -1521,7 +1526,7 @@ model</source>
     </message>
     <message>
         <location filename="../../gemmviz/ui/exercise/tab.py" line="99" />
-        <location filename="../../gemmviz/ui/export/animation.py" line="183" />
+        <location filename="../../gemmviz/ui/export/animation.py" line="194" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2596,7 +2601,7 @@ model</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gemmviz/ui/window/device.py" line="73" />
+        <location filename="../../gemmviz/ui/window/device.py" line="82" />
         <location filename="../../gemmviz/ui/window/main.py" line="148" />
         <source>Checking for a CUDA GPU…</source>
         <translation>正在检测 CUDA GPU…</translation>
@@ -2647,62 +2652,62 @@ model</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="76" />
+        <location filename="../../gemmviz/ui/window/files.py" line="77" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="78" />
+        <location filename="../../gemmviz/ui/window/files.py" line="79" />
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="80" />
+        <location filename="../../gemmviz/ui/window/files.py" line="81" />
         <source>&amp;Open session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="85" />
+        <location filename="../../gemmviz/ui/window/files.py" line="86" />
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="90" />
+        <location filename="../../gemmviz/ui/window/files.py" line="91" />
         <source>Export results as &amp;CSV…</source>
         <translation>导出结果为 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="96" />
+        <location filename="../../gemmviz/ui/window/files.py" line="97" />
         <source>Open recorded or published session</source>
         <translation>打开录制或公开的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="101" />
+        <location filename="../../gemmviz/ui/window/files.py" line="102" />
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="106" />
+        <location filename="../../gemmviz/ui/window/files.py" line="107" />
         <source>Export &amp;animation…</source>
         <translation>导出动画(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="113" />
+        <location filename="../../gemmviz/ui/window/files.py" line="114" />
         <source>Close loaded sessions</source>
         <translation>关闭已载入的会话</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="116" />
+        <location filename="../../gemmviz/ui/window/files.py" line="117" />
         <source>Clear live results</source>
         <translation>清除实时结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="120" />
+        <location filename="../../gemmviz/ui/window/files.py" line="121" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="136" />
+        <location filename="../../gemmviz/ui/window/files.py" line="137" />
         <source>{0} of {1} files could not be opened</source>
         <translation>{1} 个文件中有 {0} 个无法打开</translation>
     </message>
@@ -2833,12 +2838,12 @@ model</source>
         <translation>{0} 的屋顶：{1} GB/s，FP32 GEMM {2} GFLOP/s</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="162" />
+        <location filename="../../gemmviz/ui/window/files.py" line="163" />
         <source>Cannot open the check</source>
         <translation>无法打开检查</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/window/files.py" line="163" />
+        <location filename="../../gemmviz/ui/window/files.py" line="164" />
         <source>{0}: not enough memory to open it</source>
         <translation>{0}：内存不足，无法打开</translation>
     </message>
@@ -2964,7 +2969,7 @@ model</source>
 <context>
     <name>SessionFiles</name>
     <message>
-        <location filename="../../gemmviz/ui/files.py" line="198" />
+        <location filename="../../gemmviz/ui/files.py" line="207" />
         <source>Recorded on {0} — replay</source>
         <translation>录制于 {0} — 回放</translation>
     </message>

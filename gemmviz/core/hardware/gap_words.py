@@ -178,7 +178,8 @@ _(
     zh="{a} 与 {b} 在 {size} 相差的 {gap:dur} 去了哪里",
 )
 _("view.gap.total", en="the gap", zh="差距")
-_("view.gap.axis", en="time difference, µs", zh="时间差（微秒）")
+# which way the bars point: "-1,086 µs" alone did not say whether the part made the first kernel faster
+_("view.gap.axis", en="{a} − {b}, µs (+ = {a} slower)", zh="{a} − {b}（微秒；+ 即 {a} 更慢）")
 _("view.gap.value", en="{d:us} · {share:pct}", zh="{d:us} · {share:pct}")
 _("view.gap.none", en="No gap to draw: {why}", zh="没有可画的差距：{why}")
 _(

@@ -121,7 +121,15 @@ def draw_gap(
     bottom = y + len(rows) * row_h
     painter.setPen(QPen(QColor(fg), max(1.0, theme.line_px / 2)))
     painter.drawLine(int(x(0.0)), int(y), int(x(0.0)), int(bottom))  # zero: where the reference kernel ends
-    axis(painter, r, (lo / 1e3, hi / 1e3, bottom), lambda us: x(us * 1e3), render("view.gap.axis", lang), theme, texts)
+    axis(
+        painter,
+        r,
+        (lo / 1e3, hi / 1e3, bottom),
+        lambda us: x(us * 1e3),
+        render("view.gap.axis", lang, {"a": g.a.label, "b": g.b.label}),
+        theme,
+        texts,
+    )
     return bottom + axis_h
 
 

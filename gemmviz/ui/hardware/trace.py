@@ -242,16 +242,20 @@ class SmTraceChart(pg.GraphicsLayoutWidget):
         # two lines, fitted to the pane by _fit_title: a title wider than the pane held the plot open past its edge;
         # at 720p in projector type a third line left the SM plot too short to read
         last = self.last
-        waves = last.waves if last is not None else s.waves
+        # a wave's size beside the count: "0.24 waves" of 64 blocks on 132 SMs read as a mistake without "of 264"
+        waves = tr("{waves} waves of {slots}").format(
+            waves=f"{last.waves if last is not None else s.waves:.2f}",
+            slots=f"{last.slots if last is not None else s.max_resident_total:,}",
+        )
         if self.heading == "":  # named around it (a toggle, a caption): the figures alone
-            title = tr("{blocks} blocks, {waves} waves").format(blocks=f"{s.blocks:,}", waves=f"{waves:.2f}")
+            title = tr("{blocks} blocks, {waves}").format(blocks=f"{s.blocks:,}", waves=waves)
         elif self.heading is not None:
-            title = tr("{case} · {blocks} blocks, {waves} waves").format(
-                case=plain(self.heading), blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
+            title = tr("{case} · {blocks} blocks, {waves}").format(
+                case=plain(self.heading), blocks=f"{s.blocks:,}", waves=waves
             )
         else:
-            title = tr("{series} at {size}: {blocks} blocks, {waves} waves").format(
-                series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=f"{waves:.2f}"
+            title = tr("{series} at {size}: {blocks} blocks, {waves}").format(
+                series=plain(result.series), size=result.problem.label, blocks=f"{s.blocks:,}", waves=waves
             )
         brief = self.one_line and bool(self.heading) and last is not None
         if brief and last is not None:
