@@ -299,6 +299,13 @@ def test_the_sm_trace_counts_waves_as_the_last_wave_view_does(qapp):
     view = LastWaveView(Workspace(), PROJECTOR_720)
     try:
         assert chart.last.waves == pytest.approx(view.shown[0].last.waves) == pytest.approx(64 / 264)
+        # and both say what a wave is: "0.24 waves" of 64 blocks on 132 SMs read as a slip without it
+        assert "64 blocks, 0.24 waves of 264" in chart._title
+        from gemmviz.core.hardware.model_trace import fix_messages
+        from gemmviz.core.messages import render
+
+        words = [render(m, "en") for m in fix_messages(P, [(s.case, s.last) for s in view.shown], "an H100")]
+        assert any("64 blocks in 0.24 waves of 264 (2 per SM at once)" in w for w in words), words
     finally:
         chart.deleteLater()
         view.deleteLater()

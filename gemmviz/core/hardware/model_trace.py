@@ -234,7 +234,7 @@ define(
 define(
     "lastwave.sentence",
     # a wave is `slots` blocks: without the number, "0.24 waves" of 64 blocks on 132 SMs read as a mistake
-    en="{case:msg}: {blocks} blocks in {waves:.2f} waves of {slots} ({per_sm} a SM at once); the last wave, "
+    en="{case:msg}: {blocks} blocks in {waves:.2f} waves of {slots} ({per_sm} per SM at once); the last wave, "
     "{last} blocks, ran on {used} of {sms} SMs; {idle:.0%} of SM-time idle; the run took {run_us:us}.",
     zh="{case:msg}：{blocks} 个线程块，{waves:.2f} 波，每波 {slots} 个（每个 SM 同时 {per_sm} 个）；最后一波 {last} "
     "个线程块，用了 {sms} 个 SM 中的 {used} 个；{idle:.0%} 的 SM 时间空闲；运行 {run_us:us}。",
