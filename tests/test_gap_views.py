@@ -254,3 +254,59 @@ def test_sentences_that_do_not_fit_are_counted_never_dropped_unsaid(qapp, gap_da
         *kept, last = drawn
         left = len(every) - len(kept)
         assert kept == every[: len(kept)] and last.startswith(f"… {left} more line{'s' if left > 1 else ''} ")
+
+
+def test_column_time_is_the_share_of_each_slice_the_intervals_cover():
+    ct = pipeline_trace.column_time
+    assert list(ct([(0, 1), (2, 3)], 0, 4, 4)) == [1, 0, 1, 0]
+    assert list(ct([(0.5, 1.5)], 0, 4, 4)) == [0.5, 0.5, 0, 0]  # a box across two columns: half in each
+    assert list(ct([(0.5, 3.5)], 0, 2, 4)) == [0, 1, 1, 1]  # past the window: cut at its edge
+    assert list(ct([], 0, 2, 3)) == [0, 0, 0] and list(ct([(0, 1)], 1, 1, 2)) == [0, 0]
+    spans = [(0.1 * i, 0.1 * i + 0.03) for i in range(1000)]  # a thousand batches narrower than a column
+    shares = ct(spans, 0, 100, 37)
+    assert shares.mean() == pytest.approx(0.3) and shares.max() < 0.35  # each column: what it spent
+
+
+def _drawn(chart, width, height):
+    from PySide6.QtGui import QImage
+
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    texts: list = []
+    chart.draw(painter, QRectF(0, 0, width, height), texts)
+    painter.end()
+    return image, [t for t, _ in texts]
+
+
+def test_batches_thinner_than_a_pixel_are_drawn_as_shares_not_a_blend(qapp):
+    """The shipped H200 trace at 720p: 256 k-steps of wgmma batches and data waits, each a pixel or two wide,
+    drawn one by one blended green and yellow into an olive band that is neither. Each pixel column now shows the
+    share of its time a batch was in flight (above) and a wait (below); the legend says so. Zoomed in (the
+    pipeline's start), the boxes are wide and drawn as boxes, with no note."""
+    from PySide6.QtGui import QColor
+
+    from gemmviz.ui.hardware.pipeline import is_dense
+
+    shipped, why = pipeline_trace.load_shipped_pipeline()
+    assert shipped is not None, why
+    theme = PROJECTOR_LIGHT.scaled(720 / 1080)
+    chart = PipelineChart(theme, "en", shipped)
+    try:
+        image, texts = _drawn(chart, 768, 446)
+        note = "boxes under a pixel wide: height = share of the time"
+        assert note in texts and "TMA copy in flight (a row per stage)" in texts
+        green, yellow = (QColor(theme.color(i)).rgb() for i in (2, 1))
+        mixed = []  # pixel rows where batches and waits alternate: what the eye blends
+        for y in range(image.height()):
+            row = [image.pixel(x, y) for x in range(image.width())]
+            if row.count(green) > 40 and row.count(yellow) > 40:
+                mixed.append(y)
+        assert not mixed, mixed
+        consumer = [e for e in shipped.events if e.role == "consumer" and e.warpgroup == 1]
+        assert is_dense(consumer, lambda t: t / shipped.span * 600)
+        chart.set_window(pipeline_trace.windows(shipped)["start"])
+        _, zoomed = _drawn(chart, 768, 446)
+        assert note not in zoomed and "wgmma batch" in zoomed
+    finally:
+        chart.deleteLater()

@@ -15,6 +15,8 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from gemmviz.core.messages import define, render
 from gemmviz.core.session import recorded
 from gemmviz.core.session.recorded import fail
@@ -150,6 +152,26 @@ def bubbles(trace: PipelineTrace) -> list[tuple[float, float]]:
     """Times between the first wgmma and the last when no consumer has a wgmma in flight."""
     busy = union([(e.start, e.end) for e in trace.events if e.kind == "wgmma"])
     return [(a[1], b[0]) for a, b in zip(busy, busy[1:]) if b[0] > a[1]]
+
+
+def column_time(intervals: Sequence[tuple[float, float]], lo: float, hi: float, columns: int) -> np.ndarray:
+    """How much of each of `columns` equal slices of [lo, hi] the intervals cover, as a share of the slice (0 to
+    1 where they do not overlap). Where a batch is narrower than a pixel, boxes drawn one by one blend two colours
+    into a third; a slice's share is what it spent, whatever the width.
+
+    The covered length below p is Σ max(p − start, 0) − max(p − end, 0) over the intervals: two sorted sums."""
+    if columns <= 0 or hi <= lo:
+        return np.zeros(max(columns, 0))
+    edges = np.linspace(lo, hi, columns + 1)
+    if not len(intervals):
+        return np.zeros(columns)
+    pairs = np.asarray(intervals, dtype=float)
+    below = np.zeros(columns + 1)
+    for ends, sign in ((np.sort(pairs[:, 0]), 1.0), (np.sort(pairs[:, 1]), -1.0)):
+        count = np.searchsorted(ends, edges, side="right")
+        total = np.concatenate([[0.0], np.cumsum(ends)])[count]
+        below += sign * (count * edges - total)
+    return np.diff(below) / (edges[1] - edges[0])
 
 
 def most_in_flight(trace: PipelineTrace, kind: str = "tma") -> int:
@@ -288,11 +310,16 @@ _("view.pipe.title", en="The Hopper pipeline of {label} on SM {sm:int}", zh="{la
 _("view.pipe.producer", en="WG{wg:int} producer", zh="WG{wg:int} 生产者")
 _("view.pipe.consumer", en="WG{wg:int} consumer", zh="WG{wg:int} 消费者")
 _("view.pipe.bubbles", en="tensor idle", zh="张量核心空闲")
-_("view.pipe.tma", en="TMA copy in flight", zh="TMA 拷贝在途")
+_("view.pipe.tma", en="TMA copy in flight (a row per stage)", zh="TMA 拷贝在途（每级一行）")
 _("view.pipe.wait_full", en="wait: data (full barrier)", zh="等待数据（full 屏障）")
 _("view.pipe.wait_empty", en="wait: free stage (empty barrier)", zh="等待空闲级（empty 屏障）")
 _("view.pipe.wgmma", en="wgmma batch", zh="wgmma 批次")
 _("view.pipe.bubble", en="bubble: no wgmma in flight", zh="气泡：没有 wgmma 在执行")
+_(
+    "view.pipe.dense",
+    en="boxes under a pixel wide: height = share of the time",
+    zh="窄于一个像素的方框：高度 = 所占时间的比例",
+)
 _("view.pipe.axis.clock64", en="cycles from the first stamp", zh="自第一个时间戳起的周期数")
 _("view.pipe.axis.globaltimer_ns", en="ns from the first stamp", zh="自第一个时间戳起的纳秒数")
 _("view.pipe.none", en="No pipeline trace to draw: {why}", zh="没有可画的流水线记录：{why}")

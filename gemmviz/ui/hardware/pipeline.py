@@ -4,6 +4,7 @@ wgmma batches, and a lane of bubbles, where no wgmma is in flight. Drawn by one 
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QVBoxLayout, QWidget
@@ -18,6 +19,7 @@ from gemmviz.ui.theme import LIGHT, Theme
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 CENTER = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+DENSE_PX = 4.0  # waits and batches mostly thinner than this (px) are drawn as each pixel column's shares
 # what each box is: (message key of its legend entry, palette index)
 STYLES = {
     "tma": ("view.pipe.tma", 0),
@@ -34,12 +36,15 @@ def _style(e: pt.Event) -> str:
     return e.kind
 
 
-def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) -> float:
-    """The legend's entries in rows along the bottom of `r`; returns its height."""
+def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None, dense: bool = False) -> float:
+    """The legend's entries in rows along the bottom of `r` (`dense`: and how the boxes thinner than a pixel are
+    drawn); returns its height."""
     small = font(small_pt(theme.font_pt))
     fm = QFontMetricsF(small)
     sw, gap = fm.height() * 0.9, fm.height() * 0.8
     entries = [(render(key, lang), colour) for key, colour in STYLES.values()]
+    if dense:
+        entries.append((render("view.pipe.dense", lang), -1))
     faded = STYLES["wait_empty"][1]  # drawn faded under the copies in flight, in the lane and here
     rows: list[list[tuple[str, int, float]]] = [[]]
     used = 0.0
@@ -55,10 +60,16 @@ def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) ->
     for row in rows:
         x = r.left()
         for label, colour, w in row:
-            swatch = QColor(theme.color(colour))
-            if colour == faded:
-                swatch.setAlpha(120)
-            painter.fillRect(QRectF(x, y + (fm.height() - sw) / 2, sw, sw), swatch)
+            if colour >= 0:
+                swatch = QColor(theme.color(colour))
+                if colour == faded:
+                    swatch.setAlpha(120)
+                painter.fillRect(QRectF(x, y + (fm.height() - sw) / 2, sw, sw), swatch)
+            else:  # the note on heights: a swatch of two shares, one above the other
+                for share, key in ((0.35, "wait_full"), (0.65, "wgmma")):
+                    part = sw * share
+                    top = y + (fm.height() + sw) / 2 - (sw if key == "wgmma" else part)
+                    painter.fillRect(QRectF(x, top, sw, part), QColor(theme.color(STYLES[key][1])))
             box = QRectF(x + sw + gap / 3, y, w - sw - gap / 3, fm.height())
             text(painter, box, LEFT, label, small, theme.foreground, texts)
             x += w
@@ -66,20 +77,59 @@ def _legend(painter, r: QRectF, theme: Theme, lang: str, texts: Texts | None) ->
     return height
 
 
-def _lane(painter: QPainter, band: QRectF, events: list[pt.Event], x, stages: int, theme: Theme) -> None:
+def is_dense(events: list[pt.Event], x) -> bool:
+    """Whether the waits and batches are mostly thinner than DENSE_PX: drawn one by one, a consumer's green batches
+    and yellow waits blended into an olive band that is neither."""
+    widths = [x(e.end) - x(e.start) for e in events if e.kind != "tma"]
+    return bool(widths) and float(np.median(widths)) < DENSE_PX
+
+
+def _colour(theme: Theme, style: str, role: str) -> QColor:
+    colour = QColor(theme.color(STYLES[style][1]))
+    if role == "producer":
+        colour.setAlpha(120)
+    return colour
+
+
+def _lane(painter: QPainter, band: QRectF, events: list[pt.Event], x, span, stages: int, theme: Theme) -> None:
     """One warpgroup's boxes in `band`: a producer's waits under its copies in flight (a thin row per stage, so the
-    copies in flight at once are seen one above the other), a consumer's waits and wgmma batches."""
+    copies in flight at once are seen one above the other), a consumer's waits and wgmma batches. Where those are
+    mostly thinner than DENSE_PX, each pixel column shows the share of its time each took, as a height."""
+    dense = is_dense(events, x)
+    if dense:
+        _shares(painter, band, events, span, theme)
     for e in sorted(events, key=lambda e: e.kind == "tma"):
-        colour = QColor(theme.color(STYLES[_style(e)][1]))
         left, width = x(e.start), max(1.0, x(e.end) - x(e.start))
         if e.kind == "tma":
             row = band.height() / stages
+            colour = QColor(theme.color(STYLES["tma"][1]))
             painter.fillRect(QRectF(left, band.top() + e.stage * row, width, row * 0.8), colour)
-            continue
-        if e.role == "producer":
-            colour.setAlpha(120)
-        # a hairline of background between one batch and the next, where a batch is wide enough to spare it
-        painter.fillRect(QRectF(left, band.top(), width - 1.5 if width >= 6 else width, band.height()), colour)
+        elif not dense:
+            # a hairline of background between one batch and the next, where a batch is wide enough to spare it
+            rect = QRectF(left, band.top(), width - 1.5 if width >= 6 else width, band.height())
+            painter.fillRect(rect, _colour(theme, _style(e), e.role))
+
+
+def _shares(painter: QPainter, band: QRectF, events: list[pt.Event], span, theme: Theme) -> None:
+    """Each pixel column of `band`: the share of its time spent in each state, as a height. A wgmma batch stays
+    in flight while its warpgroup waits for the next stage's data, so the states overlap: each has its own row
+    of the band (the batches above the waits), not a stack. Runs of columns of one height are drawn as one box."""
+    columns = max(1, int(band.width()))
+    width = band.width() / columns
+    styles = [s for s in ("wgmma", "wait_full", "wait_empty") if any(_style(e) == s for e in events if e.kind != "tma")]
+    row = band.height() / max(1, len(styles))
+    for k, style in enumerate(styles):
+        # two batches in flight at once count once: the share of time with one or more
+        chosen = pt.union([(e.start, e.end) for e in events if e.kind != "tma" and _style(e) == style])
+        heights = np.round(np.clip(pt.column_time(chosen, *span, columns), 0.0, 1.0) * row * 0.9)
+        colour, floor = _colour(theme, style, events[0].role), band.top() + (k + 1) * row
+        start = 0
+        for i in range(1, columns + 1):  # one box per run of columns of one height
+            if i == columns or heights[i] != heights[start]:
+                if heights[start] > 0:
+                    left = band.left() + start * width
+                    painter.fillRect(QRectF(left, floor - heights[start], (i - start) * width, heights[start]), colour)
+                start = i
 
 
 def draw_pipeline(
@@ -98,12 +148,8 @@ def draw_pipeline(
     r = rect.adjusted(pad, pad / 2, -pad, -pad / 2)
     title = render("view.pipe.title", lang, {"label": trace.variant, "sm": trace.sm})  # its macros: in the words
     y = heading(painter, r, title, source_line(trace.header, lang), pt_size, fg, texts) + pad / 2
-    legend_h = _legend(painter, r, theme, lang, texts)
-    bottom = r.bottom() - legend_h - 2 * QFontMetricsF(small).height() - pad
     lanes = trace.lanes()
     labels = [render(f"view.pipe.{role}", lang, {"wg": wg}) for wg, role in lanes] + [render("view.pipe.bubbles", lang)]
-    weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
-    unit = (bottom - y) / sum(weights)
     label_w = min(r.width() * 0.35, max(QFontMetricsF(big).horizontalAdvance(s) for s in labels) + pad)
     x0, x1 = r.left() + label_w, r.right()
     lo, hi = window or (0.0, trace.span)
@@ -112,6 +158,11 @@ def draw_pipeline(
         return x0 + (t - lo) / (hi - lo) * (x1 - x0)
 
     shown = [e for e in trace.events if e.end >= lo and e.start <= hi]
+    dense = any(is_dense([e for e in shown if (e.warpgroup, e.role) == lane], x) for lane in lanes)
+    legend_h = _legend(painter, r, theme, lang, texts, dense)
+    bottom = r.bottom() - legend_h - 2 * QFontMetricsF(small).height() - pad
+    weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
+    unit = (bottom - y) / sum(weights)
     tops = [y + unit * sum(weights[:i]) for i in range(len(weights))]
     for top, label, weight in zip(tops, labels, weights):
         text(painter, QRectF(r.left(), top, label_w - pad / 2, unit * weight), RIGHT, label, big, fg, texts)
@@ -119,7 +170,9 @@ def draw_pipeline(
     painter.setClipRect(QRectF(x0, y, x1 - x0, bottom - y))  # a window's edge cuts the boxes across it
     for (wg, role), top, weight in zip(lanes, tops, weights):
         band = QRectF(x0, top + unit * weight * 0.1, x1 - x0, unit * weight * 0.8)
-        _lane(painter, band, [e for e in shown if e.warpgroup == wg and e.role == role], x, max(1, trace.stages), theme)
+        events = [e for e in shown if e.warpgroup == wg and e.role == role]
+        if events:
+            _lane(painter, band, events, x, (lo, hi), max(1, trace.stages), theme)
     height = unit * weights[-1]
     for s, e in pt.bubbles(trace):
         colour = QColor(theme.color(STYLES["bubble"][1]))
