@@ -91,7 +91,9 @@ def _colour(theme: Theme, style: str, role: str) -> QColor:
     return colour
 
 
-def _lane(painter: QPainter, band: QRectF, events: list[pt.Event], x, span, stages: int, theme: Theme) -> None:
+def _lane(
+    painter: QPainter, band: QRectF, events: list[pt.Event], x, span: tuple[float, float], stages: int, theme: Theme
+) -> None:
     """One warpgroup's boxes in `band`: a producer's waits under its copies in flight (a thin row per stage, so the
     copies in flight at once are seen one above the other), a consumer's waits and wgmma batches. Where those are
     mostly thinner than DENSE_PX, each pixel column shows the share of its time each took, as a height."""
@@ -110,7 +112,7 @@ def _lane(painter: QPainter, band: QRectF, events: list[pt.Event], x, span, stag
             painter.fillRect(rect, _colour(theme, _style(e), e.role))
 
 
-def _shares(painter: QPainter, band: QRectF, events: list[pt.Event], span, theme: Theme) -> None:
+def _shares(painter: QPainter, band: QRectF, events: list[pt.Event], span: tuple[float, float], theme: Theme) -> None:
     """Each pixel column of `band`: the share of its time spent in each state, as a height. A wgmma batch stays
     in flight while its warpgroup waits for the next stage's data, so the states overlap: each has its own row
     of the band (the batches above the waits), not a stack. Runs of columns of one height are drawn as one box."""
@@ -121,7 +123,7 @@ def _shares(painter: QPainter, band: QRectF, events: list[pt.Event], span, theme
     for k, style in enumerate(styles):
         # two batches in flight at once count once: the share of time with one or more
         chosen = pt.union([(e.start, e.end) for e in events if e.kind != "tma" and _style(e) == style])
-        heights = np.round(np.clip(pt.column_time(chosen, *span, columns), 0.0, 1.0) * row * 0.9)
+        heights = np.round(np.clip(pt.column_time(chosen, span[0], span[1], columns), 0.0, 1.0) * row * 0.9)
         colour, floor = _colour(theme, style, events[0].role), band.top() + (k + 1) * row
         start = 0
         for i in range(1, columns + 1):  # one box per run of columns of one height
