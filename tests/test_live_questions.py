@@ -89,9 +89,18 @@ def test_1000_beside_the_sweeps_1024_is_a_hollow_mark_not_the_same_dot(qapp):
     fills = {round(10 ** p.pos().x()): p.brush().color().name() for p in scatter.points()}
     background = LIGHT.background.lower()
     assert fills[1000] == background and fills[1024] != background and fills[1024] == fills[512]
-    # and the legend says what a hollow marker means (the window's screenshots showed them unexplained)
-    assert "hollow: a size off the line" in chart.legend.names
+    # and the legend says what a hollow marker means, and which size it is (the window's screenshots showed them
+    # unexplained, then as "a size off the line", leaving a class asking which dot was which)
+    assert "hollow: 1000³" in chart.legend.names
     chart.deleteLater()
     sweep = make_chart("gflops", [r for r in results if r.m != 1000], LIGHT)
-    assert "hollow: a size off the line" not in sweep.legend.names  # none drawn, none explained
+    assert not any(n.startswith("hollow") for n in sweep.legend.names)  # none drawn, none explained
     sweep.deleteLater()
+    shapes = [(2000, 3000, 1000), (2048, 3072, 4096), (257, 383, 200)]
+    odd = [Result("gpu-tiled", {"tile": 16}, m, n, k, "cuda", "fp32", True, samples_ms=[1.0]) for m, n, k in shapes]
+    three = make_chart("gflops", results + odd[:1], LIGHT)
+    assert "hollow: 1000³ and 2000×3000×1000" in three.legend.names  # in size order
+    three.deleteLater()
+    many = make_chart("gflops", results + odd, LIGHT)
+    assert "hollow: 257×383×200 and 3 other sizes" in many.legend.names  # the smallest named
+    many.deleteLater()

@@ -127,85 +127,95 @@
     <message>
         <location filename="../../gemmviz/ui/charts/compare.py" line="153" />
         <location filename="../../gemmviz/ui/charts/compare.py" line="380" />
-        <location filename="../../gemmviz/ui/charts/plots.py" line="154" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="155" />
         <location filename="../../gemmviz/ui/charts/table.py" line="235" />
         <source>live (this machine)</source>
         <translation>实时（本机）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="161" />
-        <source>hollow: a size off the line</source>
-        <translation>空心：不在连线上的规模</translation>
+        <location filename="../../gemmviz/ui/charts/plots.py" line="162" />
+        <source>hollow: {sizes}</source>
+        <translation>空心：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="218" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="162" />
+        <source> and </source>
+        <translation> 和 </translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/plots.py" line="164" />
+        <source>hollow: {size} and {n} other sizes</source>
+        <translation>空心：{size} 及另外 {n} 个规模</translation>
+    </message>
+    <message>
+        <location filename="../../gemmviz/ui/charts/plots.py" line="223" />
         <source>Time per multiplication</source>
         <translation>每次矩阵乘法的时间</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="219" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="224" />
         <source>median time (ms)</source>
         <translation>中位时间（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="247" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="252" />
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="248" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="253" />
         <source>GFLOP/s (2·M·N·K / median time)</source>
         <translation>GFLOP/s（2·M·N·K / 中位时间）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="259" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="264" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="260" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="265" />
         <source>times as fast (log scale)</source>
         <translation>相对速度（对数坐标）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="420" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="425" />
         <source>Speedup: no results yet</source>
         <translation>加速比：还没有结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="430" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="435" />
         <source>{name} is hidden</source>
         <translation>{name} 已隐藏</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="431" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="436" />
         <source>show {series} again (a click on it in a
 chart's legend) or choose another baseline</source>
         <translation>重新显示 {series}（在图例中
 点击它），或换一个基准</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="437" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="442" />
         <source>sizes with one: {sizes}</source>
         <translation>有基准结果的规模：{sizes}</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="437" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="442" />
         <source>no size has one</source>
         <translation>没有任何规模有基准结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="438" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="443" />
         <source>No {name} result at {size}</source>
         <translation>规模 {size} 没有 {name} 的结果</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="442" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="447" />
         <source>Speedup vs {name} at {size}</source>
         <translation>规模 {size} 下相对 {name} 的加速比</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/charts/plots.py" line="504" />
+        <location filename="../../gemmviz/ui/charts/plots.py" line="509" />
         <source>⋯ {n} more, {low} to {high}</source>
         <translation>⋯ 另有 {n} 个，{low} 至 {high}</translation>
     </message>
@@ -2228,17 +2238,17 @@ model</source>
         <translation>PNG 图像（单帧）</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="175" />
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="230" />
         <source>the whole trace</source>
         <translation>整段记录</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="176" />
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="231" />
         <source>the first k-steps</source>
         <translation>最初几个 k 步</translation>
     </message>
     <message>
-        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="177" />
+        <location filename="../../gemmviz/ui/hardware/pipeline.py" line="232" />
         <source>around the longest bubble</source>
         <translation>最长气泡附近</translation>
     </message>

@@ -79,7 +79,7 @@ class _SizeChart(ResultChart):
             for item in self._items.pop(key):
                 plot.removeItem(item)
         budget = getattr(self, "_max_new", None)
-        off_line = False  # a marker drawn hollow, off its series' line: the legend says what that means
+        off_line: dict[str, float] = {}  # the sizes drawn hollow, off their series' line: the legend names them
         for (source, name), rs in groups.items():
             if budget is not None and (source, name) not in self._items:
                 if budget == 0:
@@ -90,7 +90,7 @@ class _SizeChart(ResultChart):
             ys = np.log10(np.array([self.value(r) for r in rs], dtype=float))
             tips = [_Tip(self.tip, r, r, source) for r in rs]
             on_line = {id(r) for r in line_results(rs)}  # the square sweep is a line; another shape, a point
-            off_line = off_line or len(on_line) < len(rs)
+            off_line.update((r.problem.label, size_x(r)) for r in rs if id(r) not in on_line)
             joined = [i for i, r in enumerate(rs) if id(r) in on_line]
             brush, ring = pg.mkBrush(self.theme.color(style.colour)), pg.mkPen(self.theme.background)
             items = self._items.get((source, name))
@@ -129,17 +129,18 @@ class _SizeChart(ResultChart):
         sources = source_order(s for s, _ in groups)
         own = _recoloured(series_styles(n for _, n in groups), self.colour_each, lambda name: name)
         names = ladder_order(own)  # the legend reads down the ladder, as the registry lists it
-        legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series), off_line)
+        hollow = tuple(sorted(off_line, key=off_line.__getitem__))
+        legend_key = (tuple(names), tuple(sources), tuple(self.hidden_series), hollow)
         if legend_key != self._legend_key and budget is not None and budget < getattr(self, "_max_new", 0):
             return False  # series were created in this call: the legend (a relayout) on the next one
         if legend_key != self._legend_key:
             self._legend_key = legend_key
-            self._fill_legend(names, own, sources, off_line)
+            self._fill_legend(names, own, sources, hollow)
         return True
 
-    def _fill_legend(self, names: list[str], own: dict, sources: list, off_line: bool) -> None:
+    def _fill_legend(self, names: list[str], own: dict, sources: list, hollow: tuple[str, ...]) -> None:
         """The legend anew: each series down the ladder, the hidden ones, each source's dash where it tells
-        sessions apart, and what a hollow marker means where one is drawn."""
+        sessions apart, and the sizes drawn hollow (off their series' line) where there are any."""
         self.reset_legend()
         for name in names:
             self.legend.add_entry(self.sample(own[name]), name, series=name)
@@ -153,12 +154,16 @@ class _SizeChart(ResultChart):
                     LegendMark(pen=self.pen(dash, self.theme.foreground)),
                     source_label(source) or tr("live (this machine)"),
                 )
-        if off_line:  # 1000³ beside the sweep's 1024³, seed 001's 2048×3072×4096: points, not on the line
+        if hollow:  # 1000³ beside the sweep's 1024³, seed 001's 2048×3072×4096: points, not on the line
             ring = pg.mkPen(self.theme.foreground, width=max(2.0, 0.6 * self.theme.line_px))
-            hollow = LegendMark(
-                symbol="o", symbolBrush=pg.mkBrush(self.theme.background), symbolPen=ring, symbolSize=10
+            mark = LegendMark(symbol="o", symbolBrush=pg.mkBrush(self.theme.background), symbolPen=ring, symbolSize=10)
+            # which sizes: "a size off the line" left a class asking which dot was which
+            words = (
+                tr("hollow: {sizes}").format(sizes=tr(" and ").join(hollow))
+                if len(hollow) <= 2
+                else tr("hollow: {size} and {n} other sizes").format(size=hollow[0], n=len(hollow) - 1)
             )
-            self.legend.add_entry(hollow, tr("hollow: a size off the line"))
+            self.legend.add_entry(mark, words)
 
     def _mark_off_line(self, scatter: pg.ScatterPlotItem, colour: int, on_line: list[bool]) -> None:
         """A series' markers off its line hollow, ringed in its colour (1000³ beside the sweep's 1024³,
