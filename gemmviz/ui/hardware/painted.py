@@ -109,5 +109,5 @@ def axis(painter: QPainter, r: QRectF, span: tuple[float, float, float], to_x, t
         painter.setPen(QPen(QColor(theme.foreground), max(1.0, theme.line_px / 2)))
         painter.drawLine(int(to_x(t)), int(bottom), int(to_x(t)), int(bottom + 4))
         text(painter, box, CENTER, label, small, theme.foreground, texts)
-    box = QRectF(r.left(), bottom + fm.height(), r.width(), fm.height() * 1.2)
+    box = QRectF(r.left(), bottom + 2 + fm.height(), r.width(), fm.height())  # under the ticks' row, not on it
     text(painter, box, CENTER, title, small, theme.foreground, texts)
