@@ -208,7 +208,7 @@ def test_the_renderers_specs():
         "DRAM moved 3.20 GB, 30.8% of the 10.40 GB"
     )
     assert render(msg("counters.vector_loads", measured=12.34e6, model=50e6), "zh").startswith(
-        "共享内存加载的 warp 指令有 12.3 M 条，而逐个标量加载需要 50.0 M 条"
+        "共享内存加载的线程束指令有 12.3 M 条，而逐个标量加载需要 50.0 M 条"
     )
     assert render(msg("roof.work", flops=137438953472), "en") == (
         "Work: 2·M·N·K = 137,438,953,472 floating-point operations (about 137 billion)."

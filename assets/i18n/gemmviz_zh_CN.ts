@@ -300,7 +300,7 @@ chart's legend) or choose another baseline</source>
     <message>
         <location filename="../../gemmviz/core/charts/kinds.py" line="296" />
         <source>thread blocks on the SMs over time, in waves (a traced result)</source>
-        <translation>线程块随时间在各 SM 上按波次运行（需要带轨迹的结果）</translation>
+        <translation>线程块随时间在各 SM 上一波一波地运行（需要带轨迹的结果）</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/export/animation.py" line="292" />
@@ -784,17 +784,17 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="54" />
         <source>GPU warp tiling</source>
-        <translation>GPU warp 分块</translation>
+        <translation>GPU 线程束分块</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="55" />
         <source>GPU warp tiling, cp.async pipeline</source>
-        <translation>GPU warp 分块，cp.async 流水线</translation>
+        <translation>GPU 线程束分块，cp.async 流水线</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="56" />
         <source>GPU warp tiling, cp.async, any size</source>
-        <translation>GPU warp 分块，cp.async，任意尺寸</translation>
+        <translation>GPU 线程束分块，cp.async，任意尺寸</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="57" />
@@ -839,7 +839,7 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="68" />
         <source>The naive kernel with threadIdx.x walking down a column of C: no warp access is coalesced.</source>
-        <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：warp 的访存全都无法合并。</translation>
+        <translation>朴素核函数，但 threadIdx.x 沿 C 的一列向下走：线程束的访存全都无法合并。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="69" />
@@ -874,17 +874,17 @@ caches</source>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="75" />
         <source>Block, warp and thread tiles: each warp owns a tile of C, each thread a small tile per sub-tile.</source>
-        <translation>线程块、warp 和线程三级分块：每个 warp 负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
+        <translation>线程块、线程束和线程三级分块：每个线程束负责 C 的一个分块，每个线程在每个子分块中负责一个小分块。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="78" />
         <source>Warp tiling with 128×128 block tiles and 8×8 per thread (two thirds of the L2 traffic of 64×128 tiles), fed by cp.async: the next K-slices copy straight into shared memory while this one multiplies, A lands transposed without bank conflicts, and small grids split K across blocks to fill the GPU.</source>
-        <translation>warp 分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
+        <translation>线程束分块，线程块分块为 128×128、每个线程 8×8（L2 流量只有 64×128 分块的三分之二），由 cp.async 供数：当前这一段 K 在做乘法时，下一段 K 直接拷贝进共享内存；A 转置存放且没有 bank 冲突；规模小时把 K 拆给多个线程块，让 GPU 充分忙起来。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="82" />
         <source>The cp.async warp-tiling kernel for any size, with no padded copies: copies that fall outside A or B are issued with a source size of 0 bytes (the shared tiles get zeros, no memory is read) and edge tiles store with bounds checks, while interior tiles run gpu-cpasync's code. K is split across blocks whenever that fills the last wave better: at 2048×3072×4096, 192 tiles of 128×256 on 132 SMs would leave the second of two waves half empty; split in two, 384 blocks fill three waves.</source>
-        <translation>任意尺寸的 cp.async warp 分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
+        <translation>任意尺寸的 cp.async 线程束分块核函数，不做补零副本：落在 A 或 B 之外的拷贝以 0 字节的源大小发出（共享内存分块得到零，不读内存），边缘分块的写回带边界检查，内部分块运行 gpu-cpasync 的代码。只要能更好地填满最后一波，就把 K 拆给多个线程块：在 2048×3072×4096，132 个 SM 上 192 个 128×256 分块会让两波中的第二波空一半；拆成两份后，384 个线程块正好填满三波。</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/run/panel.py" line="86" />
@@ -2230,7 +2230,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/replay.py" line="115" />
         <source>cells: what the warps read on the GPU, one colour a warp; outline: the model's step</source>
-        <translation>格子：各 warp 在 GPU 上实际读取的内容，每个 warp 一种颜色；轮廓：模型的这一步</translation>
+        <translation>格子：各线程束在 GPU 上实际读取的内容，每个线程束一种颜色；轮廓：模型的这一步</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/export/formats/animations.py" line="46" />
@@ -2556,7 +2556,7 @@ model</source>
     <message>
         <location filename="../../gemmviz/ui/accesses/widget.py" line="38" />
         <source>0: the costliest request of each kernel; 1, 2, …: the warp's requests in order</source>
-        <translation>0：每个核函数代价最大的请求；1、2、…：这个 warp 的请求，按顺序</translation>
+        <translation>0：每个核函数代价最大的请求；1、2、…：这个线程束的请求，按顺序</translation>
     </message>
     <message>
         <location filename="../../gemmviz/ui/accesses/widget.py" line="40" />

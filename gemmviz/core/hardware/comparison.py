@@ -316,18 +316,18 @@ define(
     "counters.l1.broadcast",
     en="threads of a warp that read the same element share one sector (a broadcast), so a warp asks for fewer "
     "bytes than its 32 threads count",
-    zh="同一个 warp 中读同一个元素的线程共用一个扇区（广播），所以一个 warp 请求的字节比 32 个线程各算各的要少",
+    zh="同一个线程束中读同一个元素的线程共用一个扇区（广播），所以一个线程束请求的字节比 32 个线程各算各的要少",
 )
 define(
     "counters.l1.uncoalesced",
     en="a warp's loads are not coalesced, so each 4-byte load costs a whole 32-byte sector",
-    zh="warp 的加载没有合并，每次 4 字节的读取都要花掉整个 32 字节的扇区",
+    zh="线程束的加载没有合并，每次 4 字节的读取都要花掉整个 32 字节的扇区",
 )
 define(
     "counters.vector_loads",
     en="{measured:mega} shared-load warp instructions where scalar loads would need {model:mega}: the compiler "
     "fused neighbouring shared loads into 64- or 128-bit vector loads.",
-    zh="共享内存加载的 warp 指令有 {measured:mega} 条，而逐个标量加载需要 {model:mega} 条：编译器把相邻的共享内存加载"
+    zh="共享内存加载的线程束指令有 {measured:mega} 条，而逐个标量加载需要 {model:mega} 条：编译器把相邻的共享内存加载"
     "合并成了 64 位或 128 位的向量加载。",
 )
 define(
@@ -341,7 +341,7 @@ define(
     "counters.conflicts",
     en="Bank conflicts cost {conflicts:mega} extra wavefronts ({share:.0%} of shared traffic): threads of a warp hit "
     "the same bank at different addresses; padding or another layout spreads them.",
-    zh="bank 冲突多花了 {conflicts:mega} 个波前（占共享内存流量的 {share:.0%}）：同一个 warp 的线程访问了同一个 bank 的"
+    zh="bank 冲突多花了 {conflicts:mega} 个波前（占共享内存流量的 {share:.0%}）：同一个线程束的线程访问了同一个 bank 的"
     "不同地址；填充或换一种布局可以把它们分散开。",
 )
 define(
@@ -354,10 +354,10 @@ define(
 define(
     "counters.occupancy",
     en="Achieved occupancy {occ:.0f}% of the SM's warp slots{detail:msg}: {verdict:msg}.",
-    zh="实际占用率为 SM 的 warp 槽位的 {occ:.0f}%{detail:msg}：{verdict:msg}。",
+    zh="实际占用率为 SM 的线程束槽位的 {occ:.0f}%{detail:msg}：{verdict:msg}。",
 )
-define("counters.occupancy.enough", en="enough warps to hide memory latency", zh="有足够的 warp 来隐藏内存延迟")
-define("counters.occupancy.few", en="few warps to hide memory latency", zh="用来隐藏内存延迟的 warp 太少")
+define("counters.occupancy.enough", en="enough warps to hide memory latency", zh="有足够的线程束来隐藏内存延迟")
+define("counters.occupancy.few", en="few warps to hide memory latency", zh="用来隐藏内存延迟的线程束太少")
 define("counters.occupancy.regs", en=" ({regs:.0f} registers per thread)", zh="（每个线程 {regs:.0f} 个寄存器）")
 define(
     "counters.occupancy.smem", en=" ({smem:,.0f} B shared memory per block)", zh="（每个线程块 {smem:,.0f} B 共享内存）"

@@ -43,7 +43,7 @@ _(
 _(
     "gap.part.occupancy",
     en="{share:pct} of the gap: {wa:sig3} warps per scheduler share its issue slot against {wb:sig3}",
-    zh="差距的 {share:pct}：每个调度器有 {wa:sig3} 个 warp 共用发射槽，对方为 {wb:sig3} 个",
+    zh="差距的 {share:pct}：每个调度器有 {wa:sig3} 个线程束共用发射槽，对方为 {wb:sig3} 个",
 )
 _(
     "gap.part.issue",
@@ -90,7 +90,7 @@ _("gap.label.small_one_way", en="small parts", zh="小项")
 _("gap.label.clock", en="SM clock", zh="SM 时钟")
 _("gap.label.idle", en="idle SMs (waves, tail)", zh="SM 空闲（波与尾部）")
 _("gap.label.instructions", en="instructions", zh="指令数")
-_("gap.label.occupancy", en="warps resident", zh="驻留 warp 数")
+_("gap.label.occupancy", en="warps resident", zh="驻留线程束数")
 _("gap.label.issue", en="issue rate", zh="发射率")
 _("gap.label.stall", en="stall: {reason}", zh="停顿：{reason}")
 _("gap.label.stalls_rest", en="other stalls", zh="其他停顿")
@@ -144,7 +144,7 @@ for _reason, _en, _zh in (
     ("math_pipe_throttle", "the math pipe was busy (math pipe throttle)", "运算流水线繁忙（math pipe throttle）"),
     ("barrier", "waiting at __syncthreads (barrier)", "在 __syncthreads 等待（barrier）"),
     ("wait", "a fixed-latency dependency (wait)", "固定延迟依赖（wait）"),
-    ("not_selected", "ready, another warp issued (not selected)", "已就绪但选了别的 warp（not selected）"),
+    ("not_selected", "ready, another warp issued (not selected)", "已就绪但选了别的线程束（not selected）"),
     ("selected", "issuing (selected)", "正在发射（selected）"),
     ("dispatch_stall", "the dispatcher stalled (dispatch)", "分派停顿（dispatch）"),
     ("lg_throttle", "the global-memory queue was full (LG throttle)", "全局内存指令队列已满（LG throttle）"),

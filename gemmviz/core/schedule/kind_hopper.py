@@ -345,7 +345,7 @@ define(
     "caption.hopper.release",
     en="consumers: k-step {k}'s wgmma are complete; each of the {w} consumer warps arrives on empty[{st}] — stage "
     "{st} may be refilled{late:msg}",
-    zh="消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者 warp 各自到达 empty[{st}] — 第 {st} 级可以重新填充{late:msg}",
+    zh="消费者：第 {k} 个 K 步的 wgmma 已完成；{w} 个消费者线程束各自到达 empty[{st}] — 第 {st} 级可以重新填充{late:msg}",
 )
 define(
     "caption.hopper.late",
