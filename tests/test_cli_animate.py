@@ -96,3 +96,21 @@ def test_bad_outputs_are_refused_before_any_frame(argv, words, tmp_path, monkeyp
     assert main(["animate", "--mnk", "32", *argv]) != 0
     assert words in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("variant", ["gpu-wgmma-tf32", "gpu-blocktile2d"])
+def test_a_tile_given_to_a_variant_of_configured_tiles_is_refused_not_ignored(variant, tmp_path, capsys):
+    """`--tile 8` for the wgmma animation drew its 256-row tiles and said nothing: a class asked for one thing and
+    was shown another. Such a variant takes no --tile; the tiled ones keep their default of 16."""
+    out = tmp_path / "a.png"
+    assert main(["animate", "--variant", variant, "--mnk", "256", "--tile", "8", "-o", str(out)]) == 2
+    assert f"--tile 8: {variant} animates the tiles of its own configuration" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["animate", "--variant", variant, "--mnk", "256", "--size", "160x90", "-o", str(out)]) == 0
+    assert out.exists()
+
+
+def test_the_tile_edge_defaults_to_16(tmp_path, test_format):
+    assert main(["animate", "--mnk", "32", "--size", "160x90", "-o", str(tmp_path / "x.zza")]) == 0
+    steps = (tmp_path / "x.zza").read_text().split("\n")
+    assert steps.count("load") == 2  # 32 / 16: two K-slices of a 16-wide tile

@@ -48,8 +48,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tile",
         type=whole_number,
-        default=16,
-        help="the variant's tile or block edge; block tiling uses its config (default %(default)s)",
+        default=None,
+        help=f"the variant's tile or block edge (default {DEFAULT_TILE}); gpu-blocktile2d and gpu-wgmma-tf32 "
+        "animate their configuration's tiles and take none",
     )
     p.add_argument("--block", default="0,0", help="which thread block: y,x (default %(default)s)")
     p.add_argument("--thread", default="0,0", help="which thread to highlight: y,x (default %(default)s)")
@@ -186,12 +187,28 @@ def cmd_model(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+DEFAULT_TILE = 16
+
+
+def animation_tile(variant: str, tile: int | None) -> int:
+    """The tile edge the animation takes: --tile where the variant has one to choose (DEFAULT_TILE when not
+    given); a --tile given to a variant whose tiles are its configuration's is refused, not ignored."""
+    from gemmviz.core.kernels.variants import VARIANTS
+
+    v = VARIANTS[variant]
+    if tile is not None and not v.schedule_param:
+        raise UsageError(f"--tile {tile}: {variant} animates the tiles of its own configuration; leave out --tile")
+    return DEFAULT_TILE if tile is None else tile
+
+
 def cmd_animate(args: argparse.Namespace) -> int:
     from gemmviz.core.schedule.block import block_schedule
 
     problem = parse_problem(args.mnk)
     width, height = parse_pixels(args.size)
-    schedule = block_schedule(args.variant, problem, args.tile, pair(args.block, "--block"))
+    schedule = block_schedule(
+        args.variant, problem, animation_tile(args.variant, args.tile), pair(args.block, "--block")
+    )
     ty, tx = pair(args.thread, "--thread")
     dy, dx = schedule.thread_dims
     if not (0 <= ty < dy and 0 <= tx < dx):
