@@ -408,12 +408,18 @@ def _draw_text(f: Frame, lines: list[tuple[str, bool]]) -> None:
             put_text(painter, texts, QPointF(x, y), text, font_px * 0.95, bold, width, lay.min_px)
             y += font_px * LINE
     # the step, in words, along the bottom under A and C (never under the counters)
-    painter.setFont(pixel_font(font_px, True))
     painter.setPen(f.col_t)
     flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
     text = caption = caption_words(f.step, f.state.lang)  # in the frame's language
-    fm = QFontMetricsF(painter.font())
-    share = lay.caption.height() // (LINE * font_px) - 0.1  # keep to its lines: cut with … (wrapping loses some)
+    # the layout was fitted to the widest caption of each kind; another of the same kind may wrap a word sooner
+    # and need a line more: a smaller type, down to the frame's smallest, before any word is cut with …
+    px = font_px
+    fm = QFontMetricsF(pixel_font(px, True))
+    while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and px > lay.min_px:
+        px = max(lay.min_px, px - 0.5)
+        fm = QFontMetricsF(pixel_font(px, True))
+    painter.setFont(pixel_font(px, True))
+    share = lay.caption.height() // (LINE * px) - 0.1  # keep to its lines: cut with … (wrapping loses some)
     while fm.boundingRect(lay.caption, flags, text).height() > lay.caption.height() + 1 and share > 0.5:
         text = fm.elidedText(caption, Qt.TextElideMode.ElideRight, lay.caption.width() * share)
         share -= 0.15

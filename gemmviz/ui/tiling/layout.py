@@ -100,20 +100,32 @@ def fit_layout(
     if not compact or (one_whole and SMALLEST * one.font_px >= min_px - 0.01) or len(lines) < 4:
         return one
     bold = bold or heavy
-    two, two_whole = _fit(w, h, s, font_px, lines, bold, caption, min_px, 2)
-    inside = two.scale > 0 and two.text.bottom() <= h - 2 and _column_bottom(two) <= two.text.top()
-    # whole, or whole once its longest lines are set at the frame's smallest type (render's text does that)
-    floor = math.ceil(two.min_px) / (0.95 * two.font_px)  # fonts are set in whole pixels
-    needs = _needs(lines, bold, two.font_px, 2)
-    shrunk = _captioned(two, caption) and all(
-        n * floor <= width + 1 for n, (_x, width) in zip(needs, text_columns(two))
-    )
-    # the picture is what the frame is about: seed000's Chinese code slide at 720p drew A, B and C as
-    # thumbnails (a third of their size) for 23 px counters, where one column set them at 18.5 px, 16.7 px at
-    # the smallest, over the 15.8 px a projector needs there
-    keeps_picture = two.scale >= PICTURE_KEPT * one.scale or SMALLEST * one.font_px < legible_px
-    better = two_whole or shrunk or not one_whole
-    return two if inside and better and two.font_px > one.font_px and keeps_picture else one
+
+    def kept(floor_px: float) -> Layout | None:
+        """The counters in two columns along the bottom, at no text under `floor_px`, where that is better than
+        one column; else None."""
+        two, two_whole = _fit(w, h, s, font_px, lines, bold, caption, floor_px, 2)
+        inside = two.scale > 0 and two.text.bottom() <= h - 2 and _column_bottom(two) <= two.text.top()
+        # whole, or whole once its longest lines are set at the frame's smallest type (render's text does that)
+        floor = math.ceil(two.min_px) / (0.95 * two.font_px)  # fonts are set in whole pixels
+        needs = _needs(lines, bold, two.font_px, 2)
+        shrunk = _captioned(two, caption) and all(
+            n * floor <= width + 1 for n, (_x, width) in zip(needs, text_columns(two))
+        )
+        # the picture is what the frame is about: seed000's Chinese code slide at 720p drew A, B and C as
+        # thumbnails (a third of their size) for 23 px counters, where one column set them at 18.5 px, 16.7 px at
+        # the smallest, over the 15.8 px a projector needs there
+        keeps_picture = two.scale >= PICTURE_KEPT * one.scale or SMALLEST * one.font_px < legible_px
+        better = two_whole or shrunk or not one_whole
+        return two if inside and better and two.font_px > one.font_px and keeps_picture else None
+
+    two = kept(min_px)
+    if two is None and SMALLEST * one.font_px < legible_px:
+        # one column sets its texts below what a projector needs, and two fail only at the floor this view's
+        # height sets (a taller view raises it, while its width holds no more): a floor a tenth lower keeps them
+        # whole. The 720p window's block-tiling pair drew its counters at 10-11 px when 46 px more height came
+        two = kept(0.9 * min_px)
+    return two or one
 
 
 def _captioned(lay: Layout, caption: str | tuple[str, ...]) -> bool:
