@@ -267,7 +267,12 @@ def test_column_time_is_the_share_of_each_slice_the_intervals_cover():
     assert shares.mean() == pytest.approx(0.3) and shares.max() < 0.35  # each column: what it spent
 
 
-def _drawn(chart, width, height):
+def _boxes(chart, width, height):
+    image, texts = _drawn(chart, width, height, boxes=True)
+    return image, dict(texts)
+
+
+def _drawn(chart, width, height, boxes=False):
     from PySide6.QtGui import QImage
 
     image = QImage(width, height, QImage.Format.Format_ARGB32)
@@ -276,7 +281,7 @@ def _drawn(chart, width, height):
     texts: list = []
     chart.draw(painter, QRectF(0, 0, width, height), texts)
     painter.end()
-    return image, [t for t, _ in texts]
+    return image, texts if boxes else [t for t, _ in texts]
 
 
 def test_batches_thinner_than_a_pixel_are_drawn_as_shares_not_a_blend(qapp):
@@ -294,8 +299,8 @@ def test_batches_thinner_than_a_pixel_are_drawn_as_shares_not_a_blend(qapp):
     chart = PipelineChart(theme, "en", shipped)
     try:
         image, texts = _drawn(chart, 768, 446)
-        note = "boxes under a pixel wide: height = share of the time"
-        assert note in texts and "TMA copy in flight (a row per stage)" in texts
+        note = "height: share of time"
+        assert note in texts and "TMA copy (a row per stage)" in texts
         green, yellow = (QColor(theme.color(i)).rgb() for i in (2, 1))
         mixed = []  # pixel rows where batches and waits alternate: what the eye blends
         for y in range(image.height()):
@@ -309,4 +314,32 @@ def test_batches_thinner_than_a_pixel_are_drawn_as_shares_not_a_blend(qapp):
         _, zoomed = _drawn(chart, 768, 446)
         assert note not in zoomed and "wgmma batch" in zoomed
     finally:
+        chart.deleteLater()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_shipped_pipeline_is_legible_in_the_720p_pane(qapp, cjk, lang):
+    """The shipped trace in the Hardware tab's pane at 1280×720 (its legend four rows in Chinese): every lane
+    named whole, nothing over anything else ("张量核心空闲" was cut in half under its lane)."""
+    shipped, why = pipeline_trace.load_shipped_pipeline(lang)
+    assert shipped is not None, why
+    chart = PipelineChart(theme_for(True, False), lang, shipped)  # the window's projector type, 20 pt
+    layout_offscreen(chart, 785, 470)
+    try:
+        texts = _legible(chart, 14)
+        assert ("tensor idle" if lang == "en" else "张量核心空闲") in texts
+        _, boxes = _boxes(chart, 785, 470)
+        names = (
+            ["WG1 consumer", "WG2 consumer", "tensor idle"]
+            if lang == "en"
+            else ["WG1 消费者", "WG2 消费者", "张量核心空闲"]
+        )
+        lanes = [boxes[n] for n in names]
+        # each name whole in its lane (drawText clips to the lane: "张量核心空闲" lost its lower third), one under
+        # the other, above the axis
+        axis_line = boxes["0"].top() - 2  # the ticks hang 2 px under the axis
+        rows = [*(b.top() for b in lanes[1:]), axis_line]
+        assert all(b.bottom() <= below + 1 for b, below in zip(lanes, rows)), (lanes, axis_line)
+    finally:
+        chart.hide()
         chart.deleteLater()

@@ -287,7 +287,7 @@ def sentences(trace: PipelineTrace, lang: str = "en") -> list[str]:
             "pipe.head",
             lang,
             {
-                "label": trace.label,
+                "label": trace.label.replace(",", ", "),  # a side panel wraps it at its commas, not mid-word
                 "size": size,
                 "sm": trace.sm,
                 "stages": s.stages,
@@ -310,15 +310,15 @@ _("view.pipe.title", en="The Hopper pipeline of {label} on SM {sm:int}", zh="{la
 _("view.pipe.producer", en="WG{wg:int} producer", zh="WG{wg:int} 生产者")
 _("view.pipe.consumer", en="WG{wg:int} consumer", zh="WG{wg:int} 消费者")
 _("view.pipe.bubbles", en="tensor idle", zh="张量核心空闲")
-_("view.pipe.tma", en="TMA copy in flight (a row per stage)", zh="TMA 拷贝在途（每级一行）")
+_("view.pipe.tma", en="TMA copy (a row per stage)", zh="TMA 拷贝（每级一行）")
 _("view.pipe.wait_full", en="wait: data (full barrier)", zh="等待数据（full 屏障）")
 _("view.pipe.wait_empty", en="wait: free stage (empty barrier)", zh="等待空闲级（empty 屏障）")
 _("view.pipe.wgmma", en="wgmma batch", zh="wgmma 批次")
 _("view.pipe.bubble", en="bubble: no wgmma in flight", zh="气泡：没有 wgmma 在执行")
 _(
     "view.pipe.dense",
-    en="boxes under a pixel wide: height = share of the time",
-    zh="窄于一个像素的方框：高度 = 所占时间的比例",
+    en="height: share of time",  # (shown where the boxes are thinner than a pixel: each column's share)
+    zh="高度：所占时间的比例",
 )
 _("view.pipe.axis.clock64", en="cycles from the first stamp", zh="自第一个时间戳起的周期数")
 _("view.pipe.axis.globaltimer_ns", en="ns from the first stamp", zh="自第一个时间戳起的纳秒数")

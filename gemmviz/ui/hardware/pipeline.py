@@ -134,6 +134,18 @@ def _shares(painter: QPainter, band: QRectF, events: list[pt.Event], span: tuple
                 start = i
 
 
+def _fitting(painter: QPainter, labels: list[str], most: float, least: float, room: float):
+    """The font of the largest size from `most` down to `least` points (in steps of one) whose lines of `labels`
+    are at most `room` tall; `least` where none is."""
+    size = most
+    while True:
+        f = font(size)
+        painter.setFont(f)
+        if size <= least or max(painter.boundingRect(QRectF(0, 0, 1e4, 1e4), LEFT, s).height() for s in labels) <= room:
+            return f
+        size = max(least, size - 1)
+
+
 def draw_pipeline(
     painter: QPainter,
     rect: QRectF,
@@ -164,10 +176,18 @@ def draw_pipeline(
     legend_h = _legend(painter, r, theme, lang, texts, dense)
     bottom = r.bottom() - legend_h - 2 * QFontMetricsF(small).height() - pad
     weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
+    # the idle lane, 0.6 of a consumer's, is at least a name's line tall (drawText cuts a name to its lane: at
+    # 720p "张量核心空闲" lost its lower third); the names in the largest type, from the big one down, that fits
+    painter.setFont(big)
+    line = max(painter.boundingRect(QRectF(0, 0, 1e4, 1e4), LEFT, s).height() for s in labels)
     unit = (bottom - y) / sum(weights)
+    if weights[-1] * unit < line < bottom - y:
+        unit = (bottom - y - line) / sum(weights[:-1])
+        weights[-1] = line / unit
     tops = [y + unit * sum(weights[:i]) for i in range(len(weights))]
+    label_font = _fitting(painter, labels, pt_size, small_pt(pt_size) * 0.8, unit * min(weights))
     for top, label, weight in zip(tops, labels, weights):
-        text(painter, QRectF(r.left(), top, label_w - pad / 2, unit * weight), RIGHT, label, big, fg, texts)
+        text(painter, QRectF(r.left(), top, label_w - pad / 2, unit * weight), RIGHT, label, label_font, fg, texts)
     painter.save()
     painter.setClipRect(QRectF(x0, y, x1 - x0, bottom - y))  # a window's edge cuts the boxes across it
     for (wg, role), top, weight in zip(lanes, tops, weights):
