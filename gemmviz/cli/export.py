@@ -327,6 +327,17 @@ def pipeline_beside(session: str) -> Path | None:
     return None
 
 
+MIN_CLOCK_MHZ = 100  # no GPU's SM clock runs slower under load; 1e-300 MHz stretched a trace to 1e305 µs
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether the two names reach one file (through links, or `..`): what the command reads is not overwritten."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def cmd_trace(args: argparse.Namespace) -> int:
     """`gemmviz export SESSION --chart trace --out FILE.json`: the block traces and the pipeline as a Chrome trace."""
     from gemmviz.core.hardware.chrome_trace import chrome_trace, pipeline_clock
@@ -357,6 +368,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
     where = Path(shipped_session(args.pipeline)) if args.pipeline else pipeline_beside(path)
     if args.pipeline and not (where and where.is_file()):
         raise UsageError(f"--pipeline {args.pipeline}: {_not_a_file(where or args.pipeline)}")
+    for what, read in (("the session", path), ("the pipeline file", where)):
+        if read is not None and same_file(args.output, read):  # the output's lock is held: it is not written yet
+            raise UsageError(f"--output {args.output}: it is {what} this command reads; write the trace elsewhere")
     try:
         pipeline = load_pipeline_file(where) if where is not None else None
     except RecordError as exc:
@@ -374,8 +388,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--chart trace: {where} counts SM cycles and the session records no SM clock: give --clock-mhz"
             )
-    if clock is not None and not 0 < clock <= 10_000:
-        raise UsageError(f"--clock-mhz {clock:g}: an SM clock is above 0 and at most 10,000 MHz")
+    if clock is not None and not MIN_CLOCK_MHZ <= clock <= 10_000:
+        hint = f" (in GHz? {clock:g} GHz is {clock * 1000:g} MHz)" if 0 < clock < 10 else ""
+        raise UsageError(f"--clock-mhz {clock:g}: an SM clock is from {MIN_CLOCK_MHZ} to 10,000 MHz{hint}")
     gpu = session_gpu(session) or ""
     doc = chrome_trace(runs, pipeline, clock, gpu, source=Path(path).name)
     export_formats.get(TRACE, "chrome-trace").write(doc, args.output)

@@ -548,3 +548,44 @@ def bulk_objects() -> Iterator[None]:
             _gc_state["pauses"] -= 1
             if _gc_state["pauses"] == 0 and _gc_state["was_enabled"]:
                 gc.enable()
+
+
+MANIFEST_LIMIT = 4 << 20  # a written-files manifest longer than this is not read (nothing is tidied)
+_MANIFEST_LINE = re.compile(r"([^/\x00\n]+) ([0-9a-f]{64})")
+
+
+def file_hash(path: Path) -> str | None:
+    """The SHA-256 of the regular file at `path` (a link is not followed), or None."""
+    import hashlib
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def tidy_written(folder: Path, manifest_name: str, written: list[str], ours: re.Pattern[str]) -> None:
+    """An export into `folder` that rewrites its own files: remove what an earlier export wrote there and this
+    one did not (`written`, names in `folder`), and only that. A file goes only where the manifest names it (a
+    name `ours` matches whole, never a path) with the SHA-256 of the bytes gemmviz wrote, which it must still
+    hold: a step-09.png or frame_0040.png of the user's own, or one a planted manifest names, is kept. Then the
+    manifest notes this export's files and their hashes."""
+    manifest = folder / manifest_name
+    try:
+        earlier = read_regular(manifest, MANIFEST_LIMIT).decode("utf-8", "replace").split("\n")
+    except InputFileError:
+        earlier = []
+    keep = set(written)
+    for line in earlier:
+        m = _MANIFEST_LINE.fullmatch(line)
+        if m and ours.fullmatch(m[1]) and m[1] not in keep and file_hash(folder / m[1]) == m[2]:
+            (folder / m[1]).unlink(missing_ok=True)
+    lines = [f"{name} {file_hash(folder / name)}\n" for name in written if ours.fullmatch(name)]
+    try:
+        write_atomic(manifest, "".join(lines), follow_links=False)
+    except OSError:  # the files are written; a missing manifest only keeps the next export from tidying
+        pass

@@ -7,11 +7,9 @@ failure leaves nothing half-written behind."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -586,42 +584,12 @@ def export_frames(
 
 
 FRAMES_MANIFEST = ".gemmviz-frames"  # in a frames folder: the frames gemmviz wrote there, "NAME SHA-256" a line
-_MANIFEST_LINE = re.compile(r"(frame_\d{4,}\.png) ([0-9a-f]{64})")
-MANIFEST_LIMIT = 4 << 20
 
 
 def _forget_frames(out: Path, n: int) -> None:
-    """Remove an earlier export's frames past this one's last, only those the manifest says gemmviz wrote: a
-    frame's name (a file of this folder, never a path) with the SHA-256 of the bytes gemmviz wrote, which the
-    file must still hold (a frame_0040.png of the user's own, or one a planted manifest names, is kept). Then
-    note this export's frames and their hashes in the manifest."""
-    manifest = out / FRAMES_MANIFEST
-    try:
-        earlier = fileio.read_regular(manifest, MANIFEST_LIMIT).decode("utf-8", "replace").split("\n")
-    except fileio.InputFileError:
-        earlier = []
-    for line in earlier:
-        m = _MANIFEST_LINE.fullmatch(line)
-        frame = FRAME_RE.fullmatch(m[1]) if m else None
-        if m and frame and int(frame[1]) >= n and _frame_hash(out / m[1]) == m[2]:
-            (out / m[1]).unlink(missing_ok=True)
-    lines = [f"{FRAME_NAME.format(i)} {_frame_hash(out / FRAME_NAME.format(i))}\n" for i in range(n)]
-    try:
-        fileio.write_atomic(manifest, "".join(lines), follow_links=False)
-    except OSError:  # the frames are written; a missing manifest only keeps the next export from tidying
-        pass
-
-
-def _frame_hash(path: Path) -> str | None:
-    """The SHA-256 of the regular file at `path` (a link is not followed), or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    with open(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    """Remove an earlier export's frames past this one's last, only those gemmviz wrote and nobody changed since
+    (fileio.tidy_written); then note this export's frames in the manifest."""
+    fileio.tidy_written(out, FRAMES_MANIFEST, [FRAME_NAME.format(i) for i in range(n)], FRAME_RE)
 
 
 ENCODE_POLL_S = 0.1  # how often a running ffmpeg is asked whether the export was cancelled

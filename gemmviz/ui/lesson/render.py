@@ -65,6 +65,10 @@ class SlideLayout:
     body_px: float
 
 
+SLIDES_MANIFEST = ".gemmviz-slides"  # in a lesson's export folder: the slides gemmviz wrote, "NAME SHA-256" a line
+SLIDE_RE = re.compile(r"step-\d{2,}\.png")
+
+
 def slide_for(lesson: Lesson, index: int, source: LessonSource, status: str = "") -> Slide:
     step = lesson.steps[index]
     kind = lesson_view(step.view)
@@ -380,7 +384,6 @@ def export_slides(
     extra_data = [data() if callable(data) else data for data in extra.values()]
     names = [f"step-{i + 1:02d}.png" for i in range(len(pngs))] + [*extra, "lesson.pdf"]
     targets = [directory / name for name in names]
-    stale = [p for p in directory.glob("step-[0-9][0-9]*.png") if p not in targets and p.is_file()]
     # All or none: written into a hidden folder inside `directory`, moved in only when every file is whole (a
     # full disk or Ctrl+C at slide 9 leaves the old slides, handout and lesson.pdf); a link at a name is replaced
     # by the file, never followed.
@@ -388,6 +391,7 @@ def export_slides(
         for name, data in zip(names, [*pngs, *extra_data, bytes(pdf_data.data())]):
             fileio.write_new(staging / name, data)
     with interrupt.deferred():
-        for old in stale:
-            old.unlink(missing_ok=True)
+        # an earlier export's slides past this one's last: only those gemmviz wrote and nobody changed since (a
+        # step-02-my-diagram.png, or a step-99.png of the teacher's own, stays)
+        fileio.tidy_written(directory, SLIDES_MANIFEST, names, SLIDE_RE)
     return targets

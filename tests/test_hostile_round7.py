@@ -1,0 +1,76 @@
+"""Hostile input, round 7 (an outside sweep of every file kind and command): what it found, each fixed here.
+
+1. `lesson --export DIR` deleted every step-NN*.png in DIR it had not just written: a teacher's own
+   step-02-my-diagram.png went with a shorter lesson's export, rc 0.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from gemmviz.cli.main import main
+from gemmviz.ui.lesson.render import SLIDE_RE, SLIDES_MANIFEST
+
+
+def _export(out, lesson: str = "seed001-10min") -> list[str]:
+    """The slides the export names as its own (step-NN.png), in order."""
+    assert main(["lesson", lesson, "--export", str(out), "--size", "320x320"]) == 0
+    return sorted(p.name for p in out.iterdir() if SLIDE_RE.fullmatch(p.name))
+
+
+def test_a_lesson_export_removes_only_slides_it_wrote(qapp, tmp_path):
+    out = tmp_path / "slides"
+    out.mkdir()
+    mine = {"step-02-my-diagram.png": b"mine", "step-10 (photo of whiteboard).png": b"mine", "step-99.png": b"mine"}
+    for name, data in mine.items():
+        (out / name).write_bytes(data)
+    short = [n for n in _export(out) if n != "step-99.png"]  # the ten-minute lesson's slides, beside the teacher's
+    assert all((out / name).read_bytes() == data for name, data in mine.items())
+    long = [n for n in _export(out, "seed001") if n != "step-99.png"]  # the whole lesson: more slides
+    assert len(long) > len(short) + 1
+    (out / long[-1]).write_bytes(b"the teacher's edit")  # a slide of ours the teacher changed since
+    assert [n for n in _export(out) if n != "step-99.png"] == [*short, long[-1]]  # the rest of the long one gone
+    assert all((out / name).read_bytes() == data for name, data in mine.items())  # the teacher's files stay
+    assert (out / long[-1]).read_bytes() == b"the teacher's edit"
+    listed = (out / SLIDES_MANIFEST).read_text(encoding="utf-8").splitlines()
+    assert [line.split()[0] for line in listed] == short  # the manifest names this export's slides only
+
+
+@pytest.fixture
+def traced(tmp_path):
+    """A copy of the shipped H200 session with its pipeline trace beside it, as `export --chart trace` finds it."""
+    import shutil
+
+    from gemmviz.cli.export import shipped_session
+
+    for name in ("h200-2026-12-02", "h200-2026-12-02-pipeline"):
+        shutil.copy(shipped_session(name), tmp_path / f"{name}.json")
+    return tmp_path
+
+
+@pytest.mark.parametrize("victim", ["h200-2026-12-02.json", "h200-2026-12-02-pipeline.json"])
+def test_a_trace_export_never_writes_over_a_file_it_reads(traced, victim, capsys):
+    """`export S.json --chart trace -o S.json` replaced the measured session with a Chrome trace (rc 0); the same
+    with the pipeline file it reads by default."""
+    before = (traced / victim).read_bytes()
+    argv = ["export", str(traced / "h200-2026-12-02.json"), "--chart", "trace", "-o", str(traced / victim)]
+    assert main(argv) == 2
+    assert "this command reads; write the trace elsewhere" in capsys.readouterr().err
+    assert (traced / victim).read_bytes() == before
+    link = traced / "link.json"  # through a link too
+    link.symlink_to(traced / victim)
+    assert main([*argv[:-1], str(link)]) == 2
+    assert (traced / victim).read_bytes() == before
+
+
+@pytest.mark.parametrize(("clock", "says"), [("1e-300", ""), ("1.98", "in GHz? 1.98 GHz is 1980 MHz"), ("0", "")])
+def test_an_sm_clock_no_gpu_runs_at_is_refused(traced, tmp_path, clock, says, capsys):
+    """--clock-mhz 1e-300 stretched the pipeline to 3e305 µs, and 1.98 (GHz typed for MHz) made it 1000× long."""
+    out = tmp_path / "t.json"
+    argv = ["export", str(traced / "h200-2026-12-02.json"), "--chart", "trace", "--clock-mhz", clock, "-o", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "an SM clock is from 100 to 10,000 MHz" in err and says in err
+    assert not out.exists()
