@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterator
 
 from gemmviz import __version__
 from gemmviz.cli import app, bench, desktop, exercise, export, lesson, model, profile, tune
@@ -169,6 +170,46 @@ def _tolerant_streams() -> None:
             pass
 
 
+class StdoutError(OSError):
+    """A write to stdout failed (a full disk, `> /dev/full`) while the command printed: with stdout unbuffered
+    (PYTHONUNBUFFERED=1, `python -u`) that surfaces in the command, not at the final flush (_flushed)."""
+
+
+class _GuardedStdout:
+    """sys.stdout for the run of a command: its write errors become StdoutError, so the message names standard
+    output rather than a bare "[Errno 28] No space left on device". A reader gone away stays BrokenPipeError."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.failed: StdoutError | None = None  # the first write that failed (argparse's --help drops the error)
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.failed = self.failed or StdoutError(exc.errno, exc.strerror)
+            raise StdoutError(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _guarded_stdout() -> Iterator[_GuardedStdout | None]:
+    real = sys.stdout
+    if real is None or getattr(real, "reconfigure", None) is None:  # closed, or a test's capture: as it is
+        yield None
+        return
+    guard = _GuardedStdout(real)
+    sys.stdout = guard  # a proxy of the TextIOWrapper
+    try:
+        yield guard
+    finally:
+        sys.stdout = real
+
+
 def main(argv: list[str] | None = None) -> int:
     if os.environ.get("GEMMVIZ_STARTUP_PROBE"):  # benchmarks/startup_time.py: the CLI's modules are imported
         print(f"cli-imported {time.monotonic():.6f}", flush=True)
@@ -176,13 +217,18 @@ def main(argv: list[str] | None = None) -> int:
     paths.pin_folder_variables()
     with interrupt.quiet_exit():  # nothing is written yet: Ctrl+C ends at once, with its one line
         try:
-            args = build_parser().parse_args(argv)
+            with _guarded_stdout() as guard:
+                args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help, --version, a usage error: their text must reach stdout too
+            if guard is not None and guard.failed is not None:  # argparse drops a write's error: said here
+                raise SystemExit(_report(guard.failed)) from None
             raise SystemExit(_flushed(exc.code if isinstance(exc.code, int) else EXIT_USAGE)) from None
     if sys.stdout is None and args.command is not None:  # `gemmviz model … >&-`: every line would vanish, exit 0
         _error("standard output is closed: nothing this command prints could be read; run it with stdout open")
         return EXIT_FAILED
-    return _flushed(_main(args))
+    with _guarded_stdout() if args.command is not None else contextlib.nullcontext():  # (the window prints not)
+        code = _main(args)
+    return _flushed(code)
 
 
 def _flushed(code: int) -> int:
@@ -265,6 +311,11 @@ def _interrupted(exc: KeyboardInterrupt) -> int:
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an exception that escaped a command, and the exit status it means."""
+    if isinstance(exc, StdoutError):
+        with contextlib.suppress(OSError, AttributeError, ValueError):  # nothing more is written there, nor fails
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_FAILED
     if isinstance(exc, (UsageError, ProblemError, FileFormatError)) or getattr(exc, "exit_status", None) == EXIT_USAGE:
         _error(exc)  # a bad argument, input file (any format's refusal) or environment variable (GEMMVIZ_CACHE_DIR)
         return EXIT_USAGE
