@@ -123,9 +123,9 @@ def run_some(qtbot, w):
 
 def test_recovery_file_follows_the_live_results(window, qtbot):
     w = window()
-    assert not recovery_path().exists()
+    assert not w.recovery.path.exists()
     run_some(qtbot, w)
-    assert [r.variant for r in Session.load(recovery_path()).results] == ["cpu-naive", "gpu-naive"]
+    assert [r.variant for r in Session.load(w.recovery.path).results] == ["cpu-naive", "gpu-naive"]
 
 
 @pytest.mark.parametrize("answer", ["save", "discard", "cancel"])
@@ -144,11 +144,11 @@ def test_unsaved_results_ask_save_discard_cancel(window, qtbot, tmp_path, monkey
     closed = w.close()
     assert asked and "2 live results not saved" in asked[0]
     if answer == "save":
-        assert closed and len(Session.load(target).results) == 2 and not recovery_path().exists()
+        assert closed and len(Session.load(target).results) == 2 and not w.recovery.path.exists()
     elif answer == "discard":
-        assert closed and not target.exists() and not recovery_path().exists()
+        assert closed and not target.exists() and not w.recovery.path.exists()
     else:
-        assert not closed and w.isVisible() and recovery_path().exists() and not target.exists()
+        assert not closed and w.isVisible() and w.recovery.path.exists() and not target.exists()
     asked.clear()
     w.close()
     assert closed or asked  # still unsaved after Cancel: asked again
@@ -167,14 +167,25 @@ def test_saved_results_close_without_asking(window, qtbot, tmp_path, monkeypatch
 def test_recovery_is_offered_and_restored_at_the_next_start(window, qtbot, monkeypatch):
     w = window()
     run_some(qtbot, w)
-    assert recovery_path().exists()  # a crash now would leave it: the window never closed cleanly
+    assert w.recovery.path.exists()  # a crash now would leave it: the window never closed cleanly
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes)
+    # a second window while the first is open: its unsaved results are not a crash's, and stay its own (two
+    # windows shared one file: the second offered them, wrote over them and deleted them as it closed)
+    other = window()
+    assert other.recovery.offer() == 0 and not asked and w.recovery.path.exists()
+    run_some(qtbot, other)
+    assert other.recovery.path != w.recovery.path and len(Session.load(w.recovery.path).results) == 2
+    other.recovery.ask = False
+    other.close()
+    assert w.recovery.path.exists() and not other.recovery.path.exists()
+    w.recovery.release()  # the first window's process ends unexpectedly: its lock goes with it
     w2 = window()
     assert w2.recovery.offer() == 2
     assert "Restore 2 results from the last session that ended unexpectedly?" in asked[0]
     assert [r.variant for r in w2.workspace.live] == ["cpu-naive", "gpu-naive"]
     assert w2.recovery.unsaved  # restored results still need saving
+    assert not w.recovery.path.exists() and w2.recovery.path.exists()  # now in the restoring window's own file
 
 
 def test_broken_recovery_is_set_aside_not_deleted(window, qtbot, monkeypatch):

@@ -4,26 +4,58 @@ live results that were never saved."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
+import re
 import stat
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+try:
+    import fcntl
+except ImportError:  # (Windows: no lock; every recovery file is offered, as before)
+    fcntl = None  # type: ignore[assignment]
+
 from gemmviz.core import fileio, paths
+from gemmviz.core.session.bounds import MAX_RESULTS
 from gemmviz.core.session.results import Session, SessionError
 from gemmviz.ui.text import tr
 
-RECOVERY_NAME = "recovery.json"
+RECOVERY_NAME = "recovery.json"  # an earlier gemmviz's one file for every window (still offered, never written)
+OWN_NAME = re.compile(r"recovery-(\d+-\d+)\.json")  # a window's own: recovery-PID-N.json, its lock beside it
 log = logging.getLogger("gemmviz")
+_windows = itertools.count(1)
 
 
 def recovery_path() -> Path:
     return paths.config_dir() / RECOVERY_NAME
+
+
+def _lock_of(path: Path) -> Path:
+    return path.with_name(f".{path.stem}.lock")
+
+
+def _held_elsewhere(path: Path) -> bool:
+    """Whether the window that writes `path` is still open (in this process or another): its lock is held. A
+    crash releases it with the process; a file with no lock beside it is an orphan."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(_lock_of(path), os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (a lock taken here is released with it)
+    return False
 
 
 def set_aside(path: Path) -> str:
@@ -44,10 +76,17 @@ def set_aside(path: Path) -> str:
 
 
 class Recovery:
-    """Tracks whether the window's live results are saved, keeps the recovery file, asks before losing them."""
+    """Tracks whether the window's live results are saved, keeps the recovery file, asks before losing them.
+
+    Each window writes a file of its own (recovery-PID-N.json) and holds a lock beside it while it is open: two
+    windows shared one file, so the second offered the first's unsaved results as a crash's, wrote over them,
+    and deleted them as it closed. At start only the files whose window is gone are offered."""
 
     def __init__(self, window):
         self.window = window
+        self.path = paths.config_dir() / f"recovery-{os.getpid()}-{next(_windows)}.json"
+        self._lock_fd: int | None = None
+        self._orphans: list[Path] = []  # the files pending() read, removed once restored or declined
         # Ask before losing unsaved results: on in the app (ui/app.py); off for windows that scripts and tests
         # build and close themselves, where a modal question would wait for nobody.
         self.ask = False
@@ -74,37 +113,75 @@ class Recovery:
             return
         try:
             data = json.dumps(self.workspace.live_session(self._settings()).to_dict(), allow_nan=False)
-            recovery_path().parent.mkdir(parents=True, exist_ok=True)
-            fileio.write_atomic(recovery_path(), data)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._claim()
+            fileio.write_atomic(self.path, data)
         except (OSError, ValueError) as exc:  # a full disk must not stop the run
-            self.last_error = f"cannot write the recovery file {recovery_path()}: {exc}"
+            self.last_error = f"cannot write the recovery file {self.path}: {exc}"
             self.window.statusBar().showMessage(self.last_error, 10000)
 
-    def remove(self) -> None:
-        """Delete the recovery file: only a regular file gemmviz wrote (anything else there is not ours)."""
-        path = recovery_path()
+    def _claim(self) -> None:
+        """Hold this window's lock while its file may exist: another window's start leaves the file alone."""
+        if self._lock_fd is not None or fcntl is None:
+            return
+        fd = os.open(_lock_of(self.path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
-            if stat.S_ISREG(os.lstat(path).st_mode):
-                path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            self.last_error = f"cannot remove the recovery file {path}: {exc.strerror or exc}"
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        """Give up the lock (the window closes; a test's stand-in for a crash, which releases it with the process)."""
+        if self._lock_fd is not None:
+            _remove_regular(_lock_of(self.path))
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def remove(self) -> None:
+        """Delete this window's recovery file: only a regular file gemmviz wrote (anything else there is not ours)."""
+        problem = _remove_regular(self.path)
+        if problem:
+            self.last_error = f"cannot remove the recovery file {self.path}: {problem}"
+        self.release()
 
     def pending(self) -> Session | None:
-        """The session left by a run that ended unexpectedly, if any. It is read by the session loader, so with
-        a session's file rules and bounds (core/session/bounds.py: SM ids, times, counters, params, at most
-        MAX_RESULTS results); a file that breaks one is set aside, its field named in last_error."""
-        path = recovery_path()
-        if not os.path.lexists(path):
-            return None
+        """The results left by windows that ended unexpectedly, if any: every recovery file whose window is gone
+        (its lock free), an earlier gemmviz's recovery.json included, as one session. Each is read by the session
+        loader, so with a session's file rules and bounds (core/session/bounds.py: SM ids, times, counters,
+        params, at most MAX_RESULTS results); a file that breaks one is set aside, its field named in last_error."""
+        folder = paths.config_dir()
         try:
-            session = Session.load(path)
-        except (OSError, SessionError) as exc:
-            self.last_error = f"the recovery file could not be read: {exc}; {set_aside(path)}"
-            log.warning("recovery: %s", self.last_error)
+            names = sorted(p.name for p in folder.iterdir() if OWN_NAME.fullmatch(p.name))
+        except OSError:
+            names = []
+        candidates = [recovery_path()] + [folder / name for name in names]
+        found = [p for p in candidates if os.path.lexists(p) and p != self.path and not _held_elsewhere(p)]
+        sessions: list[Session] = []
+        self._orphans = []
+        for path in found:
+            try:
+                session = Session.load(path)
+            except (OSError, SessionError) as exc:
+                self.last_error = f"the recovery file could not be read: {exc}; {set_aside(path)}"
+                log.warning("recovery: %s", self.last_error)
+                continue
+            self._orphans.append(path)
+            if session.results:
+                sessions.append(session)
+        if not sessions:
             return None
-        return session if session.results else None
+        first = sessions[0]
+        merged = [r for s in sessions for r in s.results][:MAX_RESULTS]  # a session's bound, as each file's
+        return replace(first, results=merged) if len(sessions) > 1 else first
+
+    def _forget_orphans(self) -> None:
+        for path in self._orphans:
+            _remove_regular(path)
+            if OWN_NAME.fullmatch(path.name):
+                _remove_regular(_lock_of(path))
+        self._orphans = []
 
     def offer(self) -> int:
         """At start-up: ask to restore the results of the last session; returns how many were restored."""
@@ -128,8 +205,9 @@ class Recovery:
             QMessageBox.StandardButton.Yes,
         )
         if answer != QMessageBox.StandardButton.Yes:
-            self.remove()
+            self._forget_orphans()
             return 0
+        self._forget_orphans()  # restored: this window's own file holds them from now on
         self.workspace.add_live(*session.results)  # one event for all of them
         if session.settings:
             self.window.remember_run_settings(session.settings)
@@ -170,3 +248,15 @@ class Recovery:
             self.remove()
             return True
         return False
+
+
+def _remove_regular(path: Path) -> str:
+    """Remove `path` if it is a regular file (anything else there is not ours); "" or why it could not be."""
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    return ""
