@@ -2,6 +2,12 @@
 
 1. `lesson --export DIR` deleted every step-NN*.png in DIR it had not just written: a teacher's own
    step-02-my-diagram.png went with a shorter lesson's export, rc 0.
+2. `export S.json --chart trace -o S.json` replaced the session it read with a Chrome trace, rc 0.
+3. `--clock-mhz 1e-300` (or 1.98, GHz typed for MHz) stretched a trace to 1e305 µs.
+4. A lesson step whose results were all refused, or lacked the block trace its chart needs, exported an empty
+   chart with no warning.
+(Two windows sharing one recovery file: tests/test_close.py; stdout full with Python unbuffered:
+tests/test_stdout_full.py.)
 """
 
 from __future__ import annotations
@@ -74,3 +80,26 @@ def test_an_sm_clock_no_gpu_runs_at_is_refused(traced, tmp_path, clock, says, ca
     err = capsys.readouterr().err
     assert "an SM clock is from 100 to 10,000 MHz" in err and says in err
     assert not out.exists()
+
+
+def test_a_lesson_step_of_refused_results_or_without_a_trace_is_warned_of(tmp_path, capsys):
+    """A chart step of the CPU loop at 8192³ (refused in the H200 recording) exported an empty chart with no
+    warning, as did an SM-trace step of a result with no block trace; a step naming no result was warned of."""
+    import shutil
+
+    from gemmviz.cli.export import shipped_session
+
+    shutil.copy(shipped_session("h200-2026-12-02"), tmp_path / "h200-2026-12-02.json")  # beside the lesson
+    lesson = tmp_path / "gaps.toml"
+    lesson.write_text(
+        'title = "T"\nsummary = "S"\nsession = "h200-2026-12-02.json"\n\n'
+        '[[step]]\ntitle = "CPU loop at 8192"\ntext = "The CPU loop."\nview = "chart"\nchart = "gflops"\n'
+        'series = ["cpu-naive"]\nsizes = [8192]\n\n'
+        '[[step]]\ntitle = "Blocks on SMs"\ntext = "Where the blocks ran."\nview = "hardware"\n'
+        'chart = "sm-trace"\nseries = ["gpu-naive[block=32]"]\nsizes = [4096]\n',
+        encoding="utf-8",
+    )
+    assert main(["lesson", str(lesson), "--export", str(tmp_path / "out"), "--size", "320x320"]) == 0
+    err = capsys.readouterr().err
+    assert "step 1 (CPU loop at 8192): its 1 result(s) in" in err and "(refused): none is drawn" in err
+    assert "step 2 (Blocks on SMs): none of its results in" in err and "has block traces" in err
