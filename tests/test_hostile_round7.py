@@ -103,3 +103,33 @@ def test_a_lesson_step_of_refused_results_or_without_a_trace_is_warned_of(tmp_pa
     err = capsys.readouterr().err
     assert "step 1 (CPU loop at 8192): its 1 result(s) in" in err and "(refused): none is drawn" in err
     assert "step 2 (Blocks on SMs): none of its results in" in err and "has block traces" in err
+
+
+def test_a_second_lesson_export_into_a_folder_being_written_is_refused(qapp, tmp_path, capsys):
+    """Two exports into one folder at once both said they wrote it; the folder held whichever finished last."""
+    import subprocess
+    import sys
+
+    from gemmviz.core import fileio
+
+    out = tmp_path / "slides"
+    out.mkdir()
+    lock = fileio._lock_path(out / SLIDES_MANIFEST)  # what an export under way in another gemmviz holds
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import fcntl,sys;f=open({str(lock)!r},'w');fcntl.flock(f,2);print('held',flush=True);sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["lesson", "seed001-10min", "--export", str(out), "--size", "320x320"]) == 1
+    finally:
+        holder.communicate("")
+    assert "another gemmviz is writing it" in capsys.readouterr().err
+    assert not any(p.name.startswith("step-") for p in out.iterdir())
+    assert main(["lesson", "seed001-10min", "--export", str(out), "--size", "320x320"]) == 0  # once it is done
