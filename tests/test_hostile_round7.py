@@ -133,3 +133,16 @@ def test_a_second_lesson_export_into_a_folder_being_written_is_refused(qapp, tmp
     assert "another gemmviz is writing it" in capsys.readouterr().err
     assert not any(p.name.startswith("step-") for p in out.iterdir())
     assert main(["lesson", "seed001-10min", "--export", str(out), "--size", "320x320"]) == 0  # once it is done
+
+
+def test_an_animation_step_past_the_last_is_refused_with_its_line(tmp_path, capsys):
+    """`step = 999999999999` in a lesson's animation showed the last step (9 of 9) and said nothing."""
+    lesson = tmp_path / "far.toml"
+    lesson.write_text(
+        'title = "T"\nsummary = "S"\n\n[[step]]\ntitle = "Tiles"\ntext = "The tiles."\nview = "animation"\n'
+        'animation = { variant = "gpu-tiled", tile = 16, mnk = "32", step = 999999999999 }\n',
+        encoding="utf-8",
+    )
+    assert main(["lesson", str(lesson), "--export", str(tmp_path / "out"), "--size", "320x320"]) == 2
+    err = capsys.readouterr().err
+    assert "animation step 999,999,999,999 is past the animation's last: it has" in err and "far.toml" in err

@@ -271,7 +271,9 @@ def _animation_state(a: Mapping) -> AnimationState:
     if not isinstance(bounds, str):
         raise ProblemError(f'animation bounds must be "and" or "or", got {bounds!r}')
     check_bounds(variant, bounds)  # "and" / "or"; "or" only for a kernel storing C per thread under a check
-    block_schedule(variant, problem, tile, block, bounds)  # too many steps to animate: refused here, file and line
+    steps = len(block_schedule(variant, problem, tile, block, bounds).steps)  # too many to animate: refused here
+    if step_i >= steps:  # (it showed the last step, 9 of 9, for step = 999999999999)
+        raise ProblemError(f"animation step {step_i:,} is past the animation's last: it has {steps:,} steps, from 0")
     versus = _versus(a.get("versus"), problem) if "versus" in a else None
     return AnimationState(variant, problem, tile, step_i, block, bounds, versus)
 
