@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 try:
     import fcntl
 except ImportError:  # (Windows: no lock; every recovery file is offered, as before)
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module or None: every use checks for None first
 
 from gemmviz.core import fileio, paths
 from gemmviz.core.session.bounds import MAX_RESULTS
