@@ -103,8 +103,8 @@ def cpu_session(tmp_path) -> Path:
 def test_bench_csv_never_overwrites_a_session(cpu_session, capsys):
     """`--csv s.json` wrote CSV over a good session, exit 0; the session was lost."""
     before = cpu_session.read_bytes()
-    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(cpu_session)]) == 1
-    assert "must end in .csv" in capsys.readouterr().err
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--csv", str(cpu_session)]) == 2
+    assert "must end in .csv" in capsys.readouterr().err  # a usage error (exit 2), as export's and animate's
     assert cpu_session.read_bytes() == before and Session.load(cpu_session).results
 
 
@@ -112,7 +112,7 @@ def test_bench_csv_never_overwrites_a_session(cpu_session, capsys):
 def test_bench_out_is_a_json_file(tmp_path, capsys, name):
     """`--out s.csv` or `s.txt` wrote session JSON under that name; `s.json.gz` wrote it uncompressed."""
     out = tmp_path / name
-    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--out", str(out)]) == 1
+    assert main(["bench", "--variants", "cpu-blas", "--sizes", "32", "--quiet", "--out", str(out)]) == 2
     assert "must end in .json" in capsys.readouterr().err and not out.exists()
 
 

@@ -146,3 +146,22 @@ def test_an_animation_step_past_the_last_is_refused_with_its_line(tmp_path, caps
     assert main(["lesson", str(lesson), "--export", str(tmp_path / "out"), "--size", "320x320"]) == 2
     err = capsys.readouterr().err
     assert "animation step 999,999,999,999 is past the animation's last: it has" in err and "far.toml" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "--variants", "cpu-blas", "--sizes", "8", "--quiet", "--out", "{tmp}/s.txt"],
+        ["bench", "--variants", "cpu-blas", "--sizes", "8", "--quiet", "--csv", "{tmp}/s.txt"],
+        ["animate", "--mnk", "32", "-o", "{tmp}/a.txt"],
+        ["export", "h200-2026-12-02", "--chart", "time", "-o", "{tmp}/c.txt"],
+        ["export", "h200-2026-12-02", "--chart", "trace", "-o", "{tmp}/t.txt"],
+    ],
+    ids=["bench-out", "bench-csv", "animate", "export", "trace"],
+)
+def test_an_output_named_with_the_wrong_suffix_is_a_usage_error_in_every_command(tmp_path, capsys, argv):
+    """bench said exit 1 where export and animate said 2 for the same mistake: a name of the wrong suffix."""
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gemmviz: error: ") and len(err.strip().splitlines()) == 1
+    assert not any(tmp_path.iterdir())

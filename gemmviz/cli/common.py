@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from gemmviz.core.fileio import check_target, hold
+from gemmviz.core.fileio import WrongSuffix, check_target, hold
 from gemmviz.core.kernels.variants import VARIANTS
 from gemmviz.core.parsing import decimal, whole
 from gemmviz.core.problem import ProblemError
@@ -78,8 +78,8 @@ def check_outputs(*paths: tuple[str, str | None, tuple[str, ...]]) -> list[Path 
     """Check every (option, path, suffixes) before any work and hold each file for this run (a second gemmviz
     writing it is refused); refuse an empty name and two options naming the same file.
 
-    Raises UsageError (exit 2) for an empty name or a file named twice, OutputError (exit 1) naming the
-    user's path for a file that cannot be written."""
+    Raises UsageError (exit 2) for an empty name, a file named twice or a name of the wrong suffix, OutputError
+    (exit 1) naming the user's path for a file that cannot be written."""
     for option, path, _ in paths:
         if path is not None and not path.strip():
             raise UsageError(f"{option}: an empty file name; give the file to write")
@@ -90,7 +90,10 @@ def check_outputs(*paths: tuple[str, str | None, tuple[str, ...]]) -> list[Path 
         if key in seen:
             raise UsageError(f"{seen[key]} and {option} name the same file {named}")
         seen[key] = option
-    checked = [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
+    try:
+        checked = [check_target(path, suffixes) if path else None for _, path, suffixes in paths]
+    except WrongSuffix as exc:  # the name typed is wrong: usage, exit 2, as export's and animate's own check say
+        raise UsageError(str(exc)) from None
     for target in checked:
         if target is not None:
             hold(target)

@@ -102,6 +102,10 @@ def _folder(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
+class WrongSuffix(OutputError):
+    """The output's own name ends in a suffix its kind is not written as: a usage error (the CLI exits 2)."""
+
+
 def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Path:
     """Refuse an output path before any work: an empty name, anything but a regular file (or a link to one), a
     missing or unwritable folder, a read-only file, a wrong suffix, a file another gemmviz is writing.
@@ -125,7 +129,7 @@ def check_target(path: str | os.PathLike, suffixes: tuple[str, ...] = ()) -> Pat
     os.unlink(probe)
     # the name last: what the path is (a device, a FIFO, a folder, unwritable) says more than its suffix
     if suffixes and path.suffix.lower() not in suffixes:
-        raise OutputError(f"{path}: the file name must end in {' or '.join(suffixes)}")
+        raise WrongSuffix(f"{path}: the file name must end in {' or '.join(suffixes)}")
     if suffixes and real.suffix.lower() not in suffixes:  # r.csv -> keep.json: the write replaces keep.json
         raise OutputError(f"{path}: a link to {real}, whose name does not end in {' or '.join(suffixes)}")
     if _lock_holder(real) is None and fcntl is not None:
