@@ -357,7 +357,7 @@ def test_no_gpu_start_shows_the_replay_and_overlays_a_published_session(make_win
     w = make_window(gpu=FakeGpuBackend(available=False), replay=True)
     qtbot.waitUntil(lambda: w.charts_tab.table.proxy.rowCount() > 0, timeout=10000)
     # one line says both: no GPU here, and which GPU's recording is replayed (the replay banner folded into it)
-    assert w.device_label.text() == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert w.device_label.text() == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; new CPU runs are live"
     assert (
         not w.replay_banner.isVisibleTo(w) and w.replay_banner.text() == "Recorded on NVIDIA H200, 2026-12-02 — replay"
     )

@@ -466,7 +466,7 @@ def test_why_there_is_no_gpu_reads_in_chinese(qapp):
             and details == banner
         )
         merged, whole = i18n.device_banner(gpu, "zh", replay="NVIDIA H200, 2026-12-02")
-        assert merged == "没有 CUDA GPU：回放 NVIDIA H200, 2026-12-02 的录制；CPU 版本实时运行" and whole == banner
+        assert merged == "没有 CUDA GPU：回放 NVIDIA H200, 2026-12-02 的录制；新的 CPU 运行为实时" and whole == banner
         assert i18n.reason_words({"available": False}, "zh") == "没有 CUDA 后端"
         assert i18n.reason_words({"available": False, "reason": "device query failed: boom"}, "zh") == (
             "device query failed: boom"  # a reason without its message: as it came

@@ -188,14 +188,14 @@ def test_the_replay_notice_stays_off_the_projector_and_comes_back_after_a_lesson
     assert window.lesson_view is None and window.workspace.replay is not None
     qtbot.waitUntil(window.tabs.isVisible)  # the tabs and banners back in the window (shown on the next turn)
     words = window.device_label.text()
-    assert words == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert words == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; new CPU runs are live"
     assert window.replay_banner.folded and "replay" in window.replay_banner.text()  # its news is in that line
     assert not window.replay_banner.isVisible() and not window.device_label.isVisible()
     window.show_device()  # the same session shown again: still the teacher's, hidden
     assert not window.device_label.isVisible()
     window.device_label.set_text(words + " ")  # (the same words: spaces do not count)
     assert not window.device_label.isVisible()
-    window.device_label.set_text("No CUDA GPU: replaying another GPU; CPU variants run live")  # other news
+    window.device_label.set_text("No CUDA GPU: replaying another GPU; new CPU runs are live")  # other news
     assert window.device_label.isVisible()
     window.show_device()
     assert mode.start(window, LESSON)  # a lesson in the window alone: nothing was projected

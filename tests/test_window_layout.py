@@ -213,7 +213,7 @@ def test_no_gpu_banner_is_projector_sized_and_says_what_runs_first_at_720p(windo
     shown = label.text()
     # one line whole (the replay banner folded into it): no GPU here, whose recording is replayed, what runs live.
     # The notice and the replay's banner took two lines, the first cut after the menu path and the reason lost
-    assert shown == label.full_text == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; CPU variants run live"
+    assert shown == label.full_text == "No CUDA GPU: replaying NVIDIA H200, 2026-12-02; new CPU runs are live"
     assert not window.replay_banner.isVisible()
     tip = label.toolTip()  # the menu path and the reason, whole in the tooltip
     assert "File ▸ Open recorded or published session" in tip and "Why: " in tip

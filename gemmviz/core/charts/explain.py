@@ -132,9 +132,10 @@ define(
 )
 define(
     "explain.no_gpu.replay",
-    # the replay banner's news and the no-GPU notice's in one line (two lines of notices left a 720p chart 60 px)
-    en="No CUDA GPU: replaying {label}; CPU variants run live",
-    zh="没有 CUDA GPU：回放 {label} 的录制；CPU 版本实时运行",
+    # the replay banner's news and the no-GPU notice's in one line (two lines of notices left a 720p chart 60 px);
+    # "new" CPU runs: the replayed session's own cpu-naive line was measured on the recording's host
+    en="No CUDA GPU: replaying {label}; new CPU runs are live",
+    zh="没有 CUDA GPU：回放 {label} 的录制；新的 CPU 运行为实时",
 )
 
 
