@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gemmviz.cli.common import EXIT_OK, CommandError, UsageError, nonempty
 from gemmviz.cli.export import shipped_session
+from gemmviz.core.fileio import hold
 from gemmviz.core.numbers import LANGUAGES
 from gemmviz.core.parsing import MAX_EXPORT_PIXELS, check_pixels, parse_pixels, pixel_budget_help
 from gemmviz.core.text import printable
@@ -117,8 +118,12 @@ def cmd_lesson(args: argparse.Namespace) -> int:
     from gemmviz.ui import i18n
     from gemmviz.ui.fonts import lesson_text, missing_font_warning
     from gemmviz.ui.lesson.handout import handout_pdf
-    from gemmviz.ui.lesson.render import export_slides
+    from gemmviz.ui.lesson.render import SLIDES_MANIFEST, export_slides
     from gemmviz.ui.lesson.views import kept_widgets
+
+    # the folder held for the run, as the CLI holds every output (released at exit): a second gemmviz exporting
+    # into it meanwhile is refused, where the two ran together and the folder held whichever finished last
+    hold(out / SLIDES_MANIFEST)
 
     warning = missing_font_warning(lesson_text(lesson), lesson.path or lesson.name)  # never silent boxes
     if warning:

@@ -336,26 +336,6 @@ def export_slides(
     dark: bool = False,
     extra: dict[str, bytes | Callable[[], bytes]] | None = None,
 ) -> list[Path]:
-    """_export_slides, with the folder held for this export (its manifest's lock): a second gemmviz exporting into
-    it meanwhile is refused, where the two ran together and the folder held whichever finished last."""
-    manifest = Path(directory) / SLIDES_MANIFEST
-    fileio.hold(manifest)
-    try:
-        return _export_slides(lesson, source, Path(directory), width, height, projector, dark, extra)
-    finally:
-        fileio.release(manifest)
-
-
-def _export_slides(
-    lesson: Lesson,
-    source: LessonSource | None,
-    directory: Path,
-    width: int,
-    height: int,
-    projector: bool = False,
-    dark: bool = False,
-    extra: dict[str, bytes | Callable[[], bytes]] | None = None,
-) -> list[Path]:
     """step-01.png, step-02.png, … and lesson.pdf (one page per step, the same scenes as vectors and text)
     into `directory`, and the `extra` files given (name: bytes, or a callable that makes them once the slides
     are drawn), e.g. the handout (ui/lesson/handout.py): drawn after the slides, it reuses their charts, and a
