@@ -92,12 +92,19 @@ def _colour(theme: Theme, style: str, role: str) -> QColor:
 
 
 def _lane(
-    painter: QPainter, band: QRectF, events: list[pt.Event], x, span: tuple[float, float], stages: int, theme: Theme
+    painter: QPainter,
+    band: QRectF,
+    events: list[pt.Event],
+    x,
+    span: tuple[float, float],
+    stages: int,
+    theme: Theme,
+    dense: bool,
 ) -> None:
     """One warpgroup's boxes in `band`: a producer's waits under its copies in flight (a thin row per stage, so the
     copies in flight at once are seen one above the other), a consumer's waits and wgmma batches. Where those are
-    mostly thinner than DENSE_PX, each pixel column shows the share of its time each took, as a height."""
-    dense = is_dense(events, x)
+    mostly thinner than DENSE_PX (`dense`: is_dense), each pixel column shows the share of its time each took, as
+    a height."""
     if dense:
         _shares(painter, band, events, span, theme)
     for e in sorted(events, key=lambda e: e.kind == "tma"):
@@ -172,8 +179,9 @@ def draw_pipeline(
         return x0 + (t - lo) / (hi - lo) * (x1 - x0)
 
     shown = [e for e in trace.events if e.end >= lo and e.start <= hi]
-    dense = any(is_dense([e for e in shown if (e.warpgroup, e.role) == lane], x) for lane in lanes)
-    legend_h = _legend(painter, r, theme, lang, texts, dense)
+    by_lane = {lane: [e for e in shown if (e.warpgroup, e.role) == lane] for lane in lanes}
+    dense = {lane: is_dense(events, x) for lane, events in by_lane.items()}  # each lane's, measured once
+    legend_h = _legend(painter, r, theme, lang, texts, any(dense.values()))
     bottom = r.bottom() - legend_h - 2 * QFontMetricsF(small).height() - pad
     weights = [1.5 if role == "producer" else 1.0 for _, role in lanes] + [0.6]
     # the idle lane, 0.6 of a consumer's, is at least a name's line tall (drawText cuts a name to its lane: at
@@ -190,11 +198,10 @@ def draw_pipeline(
         text(painter, QRectF(r.left(), top, label_w - pad / 2, unit * weight), RIGHT, label, label_font, fg, texts)
     painter.save()
     painter.setClipRect(QRectF(x0, y, x1 - x0, bottom - y))  # a window's edge cuts the boxes across it
-    for (wg, role), top, weight in zip(lanes, tops, weights):
+    for lane, top, weight in zip(lanes, tops, weights):
         band = QRectF(x0, top + unit * weight * 0.1, x1 - x0, unit * weight * 0.8)
-        events = [e for e in shown if e.warpgroup == wg and e.role == role]
-        if events:
-            _lane(painter, band, events, x, (lo, hi), max(1, trace.stages), theme)
+        if by_lane[lane]:
+            _lane(painter, band, by_lane[lane], x, (lo, hi), max(1, trace.stages), theme, dense[lane])
     height = unit * weights[-1]
     for s, e in pt.bubbles(trace):
         colour = QColor(theme.color(STYLES["bubble"][1]))
